@@ -1,0 +1,64 @@
+# fenci - plain GNU Makefile.  `make` builds libfenci.a, libfenci.so and fenci;
+# `make check` runs every test; `make bench` / `make eval` run the long jobs.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DATA    ?= ../shared/data
+SOVERSION = 0
+VERSION   = 0.1.0
+
+WARN    = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+          -Wwrite-strings -Wundef -Wdouble-promotion -Wformat=2 -Wvla
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -Iinclude -Isrc -fPIC -fvisibility=hidden
+LDLIBS  = -lm -lpthread
+BUILD   ?= build
+
+LIB_SRC  = $(sort $(wildcard src/*.c src/train/*.c))
+CLI_SRC  = $(sort $(wildcard cli/*.c))
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check unit clean asan ubsan install bench eval models lexicon
+
+all: $(BUILD)/libfenci.a $(BUILD)/libfenci.so fenci
+
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/train/*.h cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libfenci.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libfenci.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libfenci.so.$(SOVERSION) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+fenci: $(CLI_OBJ) $(BUILD)/libfenci.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libfenci.a $(LDLIBS)
+
+# Unit tests link the static library, so they can reach internal fc_* symbols.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libfenci.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libfenci.a $(LDLIBS)
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+check: all unit
+	@if [ -x tests/run.sh ]; then BUILD=$(BUILD) sh tests/run.sh; fi
+	@echo "make check: all tests passed"
+
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" \
+	  LDLIBS="-lm -lpthread -fsanitize=address" check
+
+ubsan:
+	$(MAKE) BUILD=build-ubsan CFLAGS="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all" \
+	  LDLIBS="-lm -lpthread -fsanitize=undefined" check
+
+clean:
+	rm -rf build build-asan build-ubsan fenci

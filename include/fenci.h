@@ -1,0 +1,237 @@
+/*
+ * fenci.h - the public C API of libfenci, a Chinese lexical-analysis engine.
+ *
+ * This is the only header a user includes.  Every type is opaque; every
+ * fallible call returns a fenci_rc; the library never prints, exits or
+ * aborts.  All offsets are BYTE offsets into the caller's UTF-8 text.
+ *
+ * Objects and threads:
+ *   fenci_model   immutable once opened: share one among any number of threads.
+ *   fenci_dict    a user dictionary: built by one thread, then frozen when
+ *                 attached to a tagger; a frozen dict is shared read-only.
+ *   fenci_tagger  per-thread scratch state: cheap to create, never shared.
+ * A model must outlive its dicts and taggers; a dict must outlive the
+ * taggers it is attached to.
+ */
+#ifndef FENCI_H
+#define FENCI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(FENCI_BUILDING_DLL)
+#define FENCI_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define FENCI_API __attribute__((visibility("default")))
+#else
+#define FENCI_API
+#endif
+
+#define FENCI_VERSION_MAJOR 0
+#define FENCI_VERSION_MINOR 1
+#define FENCI_VERSION_PATCH 0
+/* 0xMMmmpp */
+#define FENCI_VERSION ((FENCI_VERSION_MAJOR << 16) | (FENCI_VERSION_MINOR << 8) | FENCI_VERSION_PATCH)
+
+/* Status codes.  FENCI_OK is 0; everything else is a failure. */
+typedef enum fenci_rc {
+  FENCI_OK = 0,
+  FENCI_NOMEM,      /* an allocation failed; nothing leaked, objects stay usable */
+  FENCI_IO,         /* a file could not be opened, read, mapped or written */
+  FENCI_BADFORMAT,  /* a model file or dictionary text is malformed or corrupt */
+  FENCI_BADVERSION, /* a model file has a newer major version than this library */
+  FENCI_BADARG,     /* an argument is invalid (NULL, out of range, wrong state) */
+  FENCI_STOPPED,    /* a callback returned non-zero and stopped the operation */
+  FENCI_TOOSMALL    /* a caller-supplied array was too small (see *_into calls) */
+} fenci_rc;
+
+/* A static, readable English description of rc; never NULL. Thread-safe. */
+FENCI_API const char *fenci_rc_str(fenci_rc rc);
+
+/* FENCI_VERSION of the linked library, and "M.m.p". Thread-safe. */
+FENCI_API int fenci_version(void);
+FENCI_API const char *fenci_version_string(void);
+
+/* A realloc-style allocator with user data, like Lua's lua_Alloc:
+ *   fn(ud, NULL, n)  allocates n bytes;  fn(ud, p, n) resizes p to n bytes;
+ *   fn(ud, p, 0)     frees p and returns NULL.
+ * A NULL fenci_alloc pointer means the C library's malloc/realloc/free.
+ * The struct is copied; it must be thread-safe if objects made with it are
+ * used from several threads. */
+typedef struct fenci_alloc {
+  void *(*fn)(void *ud, void *p, size_t n);
+  void *ud;
+} fenci_alloc;
+
+/* ---------------------------------------------------------------- model */
+
+typedef struct fenci_model fenci_model;
+
+/* Opens a compiled model file (lexicon, and optionally trained weights).
+ * The file is mapped read-only (or read into memory where mmap is missing);
+ * every header field, section offset and table is validated before use.
+ * On failure *out is NULL and, when err is not NULL, a NUL-terminated message
+ * of at most errlen bytes is written to err.
+ * Returns FENCI_IO, FENCI_BADFORMAT, FENCI_BADVERSION, FENCI_NOMEM or FENCI_BADARG.
+ * Thread-safe (different out pointers). */
+FENCI_API fenci_rc fenci_model_open(fenci_model **out, const char *path,
+                                    const fenci_alloc *a, char *err, size_t errlen);
+
+/* Same, from bytes in memory.  The bytes are BORROWED: they must stay
+ * unchanged and alive until fenci_model_free.  buf needs 8-byte alignment
+ * (any malloc'd block has it); a misaligned buffer gives FENCI_BADARG. */
+FENCI_API fenci_rc fenci_model_from_buffer(fenci_model **out, const void *buf, size_t len,
+                                           const fenci_alloc *a, char *err, size_t errlen);
+
+/* Frees a model; NULL is a no-op.  Free its taggers and dicts first. */
+FENCI_API void fenci_model_free(fenci_model *m);
+
+/* Model properties.  Thread-safe. */
+FENCI_API size_t fenci_model_lexicon_size(const fenci_model *m); /* number of lexicon words */
+FENCI_API int fenci_model_has_weights(const fenci_model *m);     /* 1 if a trained segmenter is in it */
+/* The model's metadata text (key=value lines, UTF-8), or "" when absent.
+ * Valid while the model lives. */
+FENCI_API const char *fenci_model_meta(const fenci_model *m, size_t *len);
+
+/* Checks a whole model file: CRC, every section and every trie node.
+ * Returns FENCI_OK or the first problem, described in err. Thread-safe. */
+FENCI_API fenci_rc fenci_model_check(const char *path, char *err, size_t errlen);
+
+/* ----------------------------------------------------------- lexicon build */
+
+/* Compiles lexicon source text into a model file image.
+ * Source: UTF-8 lines "word [freq [tag]]", fields separated by spaces or tabs;
+ * blank lines and lines starting with '#' are ignored; a missing freq is 1.
+ * A malformed line (bad UTF-8, a non-numeric or negative freq, a word with
+ * spaces or longer than 255 bytes, a line over 64 KiB) fails with
+ * FENCI_BADFORMAT and a message naming the line number.
+ * Duplicate words: frequencies add up, the first non-empty tag is kept.
+ * The output is deterministic: the same source gives the same bytes.
+ * On success *out_buf (allocated with a, free it with fenci_free(a, p)) holds
+ * *out_len bytes.  Thread-safe. */
+FENCI_API fenci_rc fenci_lexicon_compile(const char *src, size_t src_len,
+                                         void **out_buf, size_t *out_len,
+                                         const fenci_alloc *a, char *err, size_t errlen);
+
+/* Frees memory the library returned to the caller (fenci_lexicon_compile). */
+FENCI_API void fenci_free(const fenci_alloc *a, void *p);
+
+/* ------------------------------------------------------ user dictionaries */
+
+typedef struct fenci_dict fenci_dict;
+
+/* The frequency rule for user words:
+ *   - a word added WITH a frequency (freq > 0) joins the lexicon with that
+ *     frequency: it takes part in the best-path choice like any lexicon word
+ *     and may lose to a more probable split;
+ *   - a word added WITHOUT a frequency (freq == 0) is FORCED: wherever it
+ *     occurs it comes out as one token.  Where forced words overlap, the one
+ *     starting first wins, and of those the longest.
+ * On the trained-model path, every user word is treated as forced.
+ * A word already in the model's lexicon with a frequency keeps its tag unless
+ * a tag is given; the user frequency replaces the lexicon's. */
+FENCI_API fenci_rc fenci_dict_new(fenci_dict **out, const fenci_model *m, const fenci_alloc *a);
+FENCI_API void fenci_dict_free(fenci_dict *d);
+
+/* Adds one word (UTF-8, 1..255 bytes, no whitespace); tag may be NULL.
+ * FENCI_BADARG for an invalid word or a frozen dict.  Not thread-safe. */
+FENCI_API fenci_rc fenci_dict_add(fenci_dict *d, const char *word, size_t len,
+                                  double freq, const char *tag);
+
+/* Adds the words of a user-dictionary file, same line format as the lexicon
+ * source ("word [freq [tag]]"; a missing freq means forced).  On a malformed
+ * line nothing from the file is added, FENCI_BADFORMAT is returned and err
+ * names the file and line.  Not thread-safe. */
+FENCI_API fenci_rc fenci_dict_load(fenci_dict *d, const char *path, char *err, size_t errlen);
+/* Same from text in memory. */
+FENCI_API fenci_rc fenci_dict_load_text(fenci_dict *d, const char *text, size_t len,
+                                        char *err, size_t errlen);
+FENCI_API size_t fenci_dict_size(const fenci_dict *d);
+
+/* ---------------------------------------------------------------- tagger */
+
+typedef struct fenci_tagger fenci_tagger;
+
+/* Options for fenci_tagger_new / fenci_tagger_set_options (bit flags). */
+enum {
+  FENCI_MODE_DEFAULT = 0x0, /* one segmentation */
+  FENCI_MODE_SEARCH = 0x1,  /* also emit lexicon words inside long tokens (FENCI_TOK_EXTRA) */
+  FENCI_MODE_ALL = 0x2,     /* also emit every lexicon word found (FENCI_TOK_EXTRA) */
+  FENCI_MODE_MASK = 0x3,
+  FENCI_OPT_FAST = 0x10     /* lexicon path even when the model has trained weights */
+};
+
+/* Token kinds (fenci_token.kind). */
+enum {
+  FENCI_KIND_WORD = 0,  /* Han or other script text */
+  FENCI_KIND_LATIN,     /* a run of Latin letters (with inner digits, ' - _ .) */
+  FENCI_KIND_NUMBER,    /* digits, decimals, thousands separators, percent */
+  FENCI_KIND_URL,
+  FENCI_KIND_EMAIL,
+  FENCI_KIND_PUNCT,     /* ASCII, CJK or full-width punctuation and symbols */
+  FENCI_KIND_SPACE,     /* whitespace, including newlines */
+  FENCI_KIND_INVALID,   /* one byte that is not valid UTF-8 */
+  FENCI_KIND_OTHER
+};
+
+/* Token flags (fenci_token.flags). */
+enum {
+  FENCI_TOK_OOV = 0x1,     /* not a lexicon (or user) word */
+  FENCI_TOK_EXTRA = 0x2,   /* search/all mode: overlaps the main tokens; skip it to rebuild the text */
+  FENCI_TOK_USER = 0x4,    /* a user-dictionary word */
+  FENCI_TOK_INVALID = 0x8  /* invalid UTF-8 byte (kind is FENCI_KIND_INVALID) */
+};
+
+typedef struct fenci_token {
+  size_t start;   /* byte offset of the first byte, into the text passed in */
+  size_t end;     /* byte offset one past the last byte */
+  uint32_t flags; /* FENCI_TOK_* */
+  uint16_t kind;  /* FENCI_KIND_* */
+  uint16_t tag;   /* lexicon POS tag id, 0 when none; see fenci_tag_name */
+} fenci_token;
+
+/* Creates a tagger for model m with options opts (FENCI_MODE_* | FENCI_OPT_*).
+ * On failure *out is NULL.  Thread-safe (different out pointers). */
+FENCI_API fenci_rc fenci_tagger_new(fenci_tagger **out, const fenci_model *m, unsigned opts);
+FENCI_API void fenci_tagger_free(fenci_tagger *t);
+FENCI_API fenci_rc fenci_tagger_set_options(fenci_tagger *t, unsigned opts);
+
+/* Attaches a user dictionary (NULL detaches).  Freezes d: later
+ * fenci_dict_add calls fail.  d must belong to the tagger's model. */
+FENCI_API fenci_rc fenci_tagger_set_dict(fenci_tagger *t, fenci_dict *d);
+
+/* The message of the tagger's last failure, or "" . Valid until the next call. */
+FENCI_API const char *fenci_tagger_errmsg(const fenci_tagger *t);
+
+/* Token callback: tok describes the token; form/form_len are its bytes
+ * (form == text + tok->start).  Valid only during the call.  Return 0 to go
+ * on, non-zero to stop (fenci_segment then returns FENCI_STOPPED). */
+typedef int (*fenci_token_cb)(void *ctx, const fenci_token *tok,
+                              const char *form, size_t form_len);
+
+/* Segments text (len bytes, any bytes; no NUL needed) and calls cb for each
+ * token in input order.  Main tokens (those without FENCI_TOK_EXTRA) cover
+ * the input exactly: their bytes, joined, are the input.  Any length works;
+ * memory use is bounded independent of the text length.
+ * Not thread-safe on one tagger; use one tagger per thread. */
+FENCI_API fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len,
+                                 fenci_token_cb cb, void *ctx);
+
+/* Same, into an array.  Writes at most cap tokens to out and the total count
+ * to *n_total.  When cap is too small the first cap tokens are written and
+ * FENCI_TOOSMALL is returned: call again with *n_total slots. */
+FENCI_API fenci_rc fenci_segment_into(fenci_tagger *t, const char *text, size_t len,
+                                      fenci_token *out, size_t cap, size_t *n_total);
+
+/* The name of a POS tag id ("n", "v", ...), or "" for 0 or an unknown id.
+ * Valid while the model lives.  Thread-safe. */
+FENCI_API const char *fenci_tag_name(const fenci_model *m, uint16_t tag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FENCI_H */

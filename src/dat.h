@@ -1,0 +1,55 @@
+/* dat.h - double-array trie over UTF-8 BYTES: build, validate, prefix search.
+ *
+ * The trie is an array of 32-bit little-endian units that can be used in
+ * place from an mmap'd file.  Every transition is bounds-checked at lookup
+ * time, so a corrupt array can give wrong answers but never reads outside
+ * the array. The layout is specified in docs/FORMAT.md. */
+#ifndef FC_DAT_H
+#define FC_DAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fenci.h"
+
+typedef struct fc_dat {
+  const uint32_t *units; /* n_units little-endian words (see FORMAT.md) */
+  size_t n_units;        /* number of 32-bit units */
+} fc_dat;
+
+/* One prefix match: the key s[0..len) is in the trie with this value. */
+typedef struct fc_dat_match {
+  uint32_t len;   /* key length in bytes */
+  uint32_t value; /* value stored with the key */
+} fc_dat_match;
+
+/* Builds a trie from n keys sorted in strictly increasing byte order
+ * (memcmp order, shorter first on a tie), each 1..255 bytes, with values
+ * < 2^31.  On success *out (allocated with a) holds *out_size BYTES that
+ * fc_dat_view accepts.  Deterministic: same input, same bytes.
+ * Returns FENCI_OK, FENCI_NOMEM or FENCI_BADARG (unsorted/duplicate/empty key). */
+fenci_rc fc_dat_build(const fenci_alloc *a, const uint8_t *const *keys, const size_t *lens,
+                      const uint32_t *values, size_t n, uint8_t **out, size_t *out_size);
+
+/* Makes a view over size bytes (must be 4-byte aligned and a multiple of 4)
+ * after a cheap structural check.  Returns FENCI_OK or FENCI_BADFORMAT (message in err). */
+fenci_rc fc_dat_view(fc_dat *d, const void *bytes, size_t size, char *err, size_t errlen);
+
+/* Full check of every unit (used by fenci check / fenci_model_check). */
+fenci_rc fc_dat_check(const fc_dat *d, char *err, size_t errlen);
+
+/* Common-prefix search: every key that is a prefix of s[0..len), shortest
+ * first.  Writes up to cap matches to out; returns the number found (may be
+ * larger than cap; only cap are written). */
+size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match *out, size_t cap);
+
+/* Exact lookup: 1 and *value if s[0..len) is a key, else 0. */
+int fc_dat_find(const fc_dat *d, const uint8_t *s, size_t len, uint32_t *value);
+
+/* Incremental traversal, for callers that walk the text themselves:
+ * *node starts at 0 (the root).  fc_dat_step follows one byte: returns 1 and
+ * updates *node, or 0 when there is no such edge.  fc_dat_value returns 1
+ * and the value when the path to *node spells a key. */
+int fc_dat_step(const fc_dat *d, uint32_t *node, uint8_t byte);
+int fc_dat_value(const fc_dat *d, uint32_t node, uint32_t *value);
+
+#endif

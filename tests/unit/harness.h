@@ -1,0 +1,39 @@
+/* harness.h - a tiny test harness: counters, OK/INT_EQ/STR_EQ, a summary. */
+#ifndef FC_HARNESS_H
+#define FC_HARNESS_H
+#include <stdio.h>
+#include <string.h>
+
+static int th_run, th_fail;
+
+#define OK(cond, ...)                                                      \
+  do {                                                                     \
+    th_run++;                                                              \
+    if (!(cond)) {                                                         \
+      th_fail++;                                                           \
+      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);      \
+      fprintf(stderr, __VA_ARGS__);                                        \
+      fputc('\n', stderr);                                                 \
+    }                                                                      \
+  } while (0)
+
+#define INT_EQ(a, b)                                                       \
+  do {                                                                     \
+    long long th_a = (long long)(a), th_b = (long long)(b);                \
+    OK(th_a == th_b, "%lld != %lld", th_a, th_b);                          \
+  } while (0)
+
+#define STR_EQ(a, b)                                                       \
+  do {                                                                     \
+    const char *th_sa = (a), *th_sb = (b);                                 \
+    OK(th_sa && th_sb && strcmp(th_sa, th_sb) == 0, "\"%s\" != \"%s\"",   \
+       th_sa ? th_sa : "(null)", th_sb ? th_sb : "(null)");                \
+  } while (0)
+
+#define TEST_DONE()                                                        \
+  do {                                                                     \
+    fprintf(stderr, "%s: %d checks, %d failed\n", __FILE__, th_run, th_fail); \
+    return th_fail ? 1 : 0;                                                \
+  } while (0)
+
+#endif
