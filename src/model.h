@@ -1,0 +1,36 @@
+/* model.h - the loaded model: a validated view over one container file that
+ * holds the lexicon (trie, word costs, tags, OOV character model) and
+ * optionally trained segmenter weights. Internal to the library. */
+#ifndef FC_MODEL_H
+#define FC_MODEL_H
+
+#include "fenci.h"
+#include "fmt.h"
+#include "dat.h"
+#include "segmodel.h"
+
+struct fenci_model {
+  fenci_alloc a;          /* allocator the model was opened with */
+  fc_mapping map;         /* the file image when opened from a path */
+  fc_file file;           /* parsed container */
+  fc_dat trie;            /* LEXT: words -> word index */
+  size_t n_words;         /* number of lexicon words */
+  const float *cost;      /* LEXC: -ln P(word), n_words floats (LE) */
+  const uint16_t *tag;    /* LEXG: tag id per word, n_words (LE) */
+  float oov_cost;         /* cost of an unknown single character */
+  const char *tag_names;  /* TAGS: NUL-separated names; id 1 is the first */
+  size_t n_tags;          /* number of tag names */
+  const char **tag_index; /* tag id -> name, n_tags + 1 entries */
+  const char *meta;       /* META text, NUL-terminated copy or "" */
+  size_t meta_len;
+  char *meta_copy;        /* owned copy of META */
+  const float *hmm;       /* HMMC: OOV character model (see FORMAT.md), or NULL */
+  size_t hmm_n;           /* number of characters in the HMM table */
+  const uint32_t *hmm_cp; /* sorted code points of the HMM table */
+  fc_segmodel *seg;       /* trained segmenter or NULL */
+};
+
+/* The container the model was read from (for tools that copy sections). */
+static inline const fc_file *fc_model_file(const fenci_model *m) { return &m->file; }
+
+#endif

@@ -1,0 +1,27 @@
+/* segmodel.h - the trained segmenter: weights stored in a model file's
+ * sections, feature extraction over units, and the decoder that tags units
+ * with B/M/E/S.  The trainer (src/train/) writes the sections read here. */
+#ifndef FC_SEGMODEL_H
+#define FC_SEGMODEL_H
+
+#include "fenci.h"
+#include "fmt.h"
+#include "units.h"
+
+typedef struct fc_segmodel fc_segmodel;   /* immutable view over a model file's weight sections */
+typedef struct fc_segscratch fc_segscratch; /* per-tagger decoding scratch */
+
+/* Loads the weight sections of f.  When f has none, *out is NULL and FENCI_OK
+ * is returned (a lexicon-only file).  Every table is validated. */
+fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc *a, char *err, size_t errlen);
+void fc_segmodel_free(fc_segmodel *m, const fenci_alloc *a);
+
+fenci_rc fc_segscratch_new(fc_segscratch **out, const fenci_alloc *a);
+void fc_segscratch_free(fc_segscratch *s, const fenci_alloc *a);
+
+/* Tags n units (n may be large; memory grows linearly) with FC_TAG_* into
+ * tags[0..n).  Units whose force field is non-zero get tag force-1, and the
+ * best path is found under those constraints.  FENCI_OK or FENCI_NOMEM. */
+fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags);
+
+#endif

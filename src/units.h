@@ -1,0 +1,42 @@
+/* units.h - the sequence the segmenters work on.
+ *
+ * A chunk of text is split into UNITS: one Han (or other) character, one
+ * punctuation mark, one whitespace run, one invalid byte, or one ATOM that is
+ * never split: a run of Latin letters, a number (digits with decimals,
+ * thousands separators, percent), a URL or an e-mail address.  For each unit
+ * the lexicon (and the user dictionary) contribute match lengths, which both
+ * the lexicon lattice and the trained model use. */
+#ifndef FC_UNITS_H
+#define FC_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FC_LEX_CAP 15 /* lexicon lengths (in units) are capped at this */
+
+typedef struct fc_unit {
+  uint32_t start;   /* byte offset in the chunk */
+  uint32_t end;     /* byte offset one past the end */
+  uint32_t cp;      /* fc_char_norm'd code point of a one-character unit; 0 for atoms */
+  uint8_t cls;      /* FC_C_* class of the (first) character */
+  uint8_t kind;     /* FENCI_KIND_* this unit would have as a token on its own */
+  uint8_t lb;       /* longest lexicon word beginning at this unit, in units (0: none) */
+  uint8_t le;       /* longest lexicon word ending at this unit */
+  uint8_t lm;       /* longest lexicon word covering this unit strictly inside */
+  uint8_t force;    /* 0, or 1 + FC_TAG_* forced by a forced user word */
+  uint8_t pad[2];
+} fc_unit;
+
+/* BMES tags used by the char-tagging model and the force field. */
+enum { FC_TAG_B = 0, FC_TAG_M = 1, FC_TAG_E = 2, FC_TAG_S = 3 };
+
+#endif
+
+#include "fenci.h"
+
+/* Builds the units of text[0..len) (len < 2^32) with lexicon lengths from
+ * model m's lexicon and, when d is not NULL, the user dictionary d (forced
+ * words also set the force field).  Appends to the growable array
+ * (*units, *n, *cap) allocated with a.  FENCI_OK or FENCI_NOMEM. */
+fenci_rc fc_units_build(const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
+                        fc_unit **units, size_t *n, size_t *cap, const fenci_alloc *a);
