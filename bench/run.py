@@ -1,0 +1,357 @@
+#!/usr/bin/python3
+"""fenci benchmark: accuracy, throughput, start-up time and peak RSS of fenci and its peers.
+
+Run from the project root (make bench does):  /usr/bin/python3 bench/run.py [options]
+
+Every tool segments the same inputs in one run:
+  * accuracy: the SIGHAN 2005 PKU and MSR raw test files (unrepeated), scored against
+    *_test_gold.utf8 with `fenci eval GOLD OUTPUT`;
+  * throughput: bench/out/bench.txt, the PKU + MSR raw test text repeated to about 50 MB
+    (python3-jieba gets the first ~5 MB of it, it is slow); wall time of the whole
+    process, start-up and writing the output file included;
+  * start-up: a one-line input, median of 5 runs after one warm-up run;
+  * peak RSS: the child's ru_maxrss from wait4(2) (what GNU time -v reports as "Maximum
+    resident set size"), the largest over its runs.
+The table goes to stdout and bench/out/results.md.
+"""
+import argparse
+import datetime
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+SEP2 = '  '
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run_timed(cmd, stdin_path=None, out_path=os.devnull, err_path=os.devnull, env=None):
+    """Run cmd; return (exit status, wall seconds, peak RSS in KiB)."""
+    stdin = open(stdin_path, 'rb') if stdin_path else subprocess.DEVNULL
+    with open(out_path, 'wb') as out, open(err_path, 'ab') as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+    if stdin_path:
+        stdin.close()
+    return p.returncode, wall, ru.ru_maxrss
+
+
+def count_lines(path):
+    n = 0
+    with open(path, 'rb') as f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                break
+            n += b.count(b'\n')
+    return n
+
+
+def build_inputs(data, out, size_mb, py_mb):
+    sig = os.path.join(data, 'sighan2005')
+    srcs = [os.path.join(sig, 'pku_test.utf8'), os.path.join(sig, 'msr_test.utf8')]
+    block = b''.join(open(p, 'rb').read() for p in srcs)
+    reps = max(1, round(size_mb * 1e6 / len(block)))
+    big = os.path.join(out, 'bench.txt')
+    if not (os.path.exists(big) and os.path.getsize(big) == reps * len(block)):
+        log('bench: writing %s (%d x PKU+MSR test text)' % (big, reps))
+        with open(big + '.tmp', 'wb') as f:
+            for _ in range(reps):
+                f.write(block)
+        os.replace(big + '.tmp', big)
+    # python3-jieba's slice: the first py_mb MB of bench.txt, cut at a line end.
+    small = os.path.join(out, 'bench-small.txt')
+    head = block * (int(py_mb * 1e6 // len(block)) + 1)
+    head = head[:head.rfind(b'\n', 0, int(py_mb * 1e6)) + 1]
+    if not (os.path.exists(small) and open(small, 'rb').read() == head):
+        with open(small, 'wb') as f:
+            f.write(head)
+    one = os.path.join(out, 'oneline.txt')
+    first = open(srcs[0], 'rb').readline()
+    with open(one, 'wb') as f:
+        f.write(first)
+    return {'big': big, 'small': small, 'one': one,
+            'pku': srcs[0], 'msr': srcs[1],
+            'pku_gold': os.path.join(sig, 'pku_test_gold.utf8'),
+            'msr_gold': os.path.join(sig, 'msr_test_gold.utf8'),
+            'reps': reps}
+
+
+def tools(fenci, driver):
+    node = ['node', os.path.join(BENCH, 'jieba_node.js')]
+    py = ['/usr/bin/python3', '-m', 'jieba', '-q', '-d', ' ']
+    t = []
+    # fenci: one thread pinned with -j 1 unless the row is about -j.
+    for mode, flags in (('lexicon (--fast)', ['--fast']), ('default', [])):
+        for j in (1, 2):
+            t.append({'tool': 'fenci', 'mode': mode + ('' if j == 1 else ', -j 2'),
+                      'fenci': True, 'jobs': j, 'score': j == 1, 'key': 'fenci%s-j%d' % (flags and '-fast' or '', j),
+                      'cmd': lambda f, flags=flags, j=j: [fenci, 'cut'] + flags + ['-j', str(j), '-d', SEP2, f]})
+    t.append({'tool': '@node-rs/jieba', 'mode': 'no HMM', 'key': 'noders', 'baseline': True,
+              'cmd': lambda f: node + ['rs', f]})
+    t.append({'tool': '@node-rs/jieba', 'mode': 'HMM', 'key': 'noders-hmm',
+              'cmd': lambda f: node + ['rs-hmm', f]})
+    t.append({'tool': 'nodejieba', 'mode': 'no HMM (default)', 'key': 'nodejieba',
+              'cmd': lambda f: node + ['nodejieba', f]})
+    t.append({'tool': 'nodejieba', 'mode': 'HMM', 'key': 'nodejieba-hmm',
+              'cmd': lambda f: node + ['nodejieba-hmm', f]})
+    t.append({'tool': 'jieba (python3-jieba)', 'mode': 'HMM (default)', 'key': 'pyjieba',
+              'small': True, 'cmd': lambda f: py + [f]})
+    t.append({'tool': 'friso', 'mode': 'complex (mmseg)', 'key': 'friso', 'lossy': True,
+              'cmd': lambda f: [driver, f]})
+    return t
+
+
+def score(scorer, gold, output):
+    try:
+        r = subprocess.run(scorer + [gold, output], capture_output=True, text=True, timeout=300)
+    except OSError as e:
+        return None, str(e)
+    m = re.search(r'F1\s*[:=]?\s*([0-9.]+)', r.stdout)
+    if r.returncode != 0 or not m:
+        return None, (r.stderr or r.stdout).strip().splitlines()[-1:] or ['scorer failed']
+    f1 = float(m.group(1))
+    return (f1 * 100 if f1 <= 1.0 else f1), None
+
+
+def fmt(x, spec, na='n/a'):
+    return na if x is None else format(x, spec)
+
+
+def versions():
+    v = {}
+    def sh(cmd):
+        try:
+            return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
+        except OSError:
+            return ''
+    import json
+    for pkg, path in (('@node-rs/jieba', '@node-rs/jieba'), ('nodejieba', 'nodejieba')):
+        try:
+            v[pkg] = json.load(open(os.path.join(BENCH, 'node_modules', path, 'package.json')))['version']
+        except (OSError, ValueError, KeyError):
+            v[pkg] = '?'
+    v['python3-jieba'] = sh("dpkg-query -W -f='${Version}' python3-jieba")
+    v['friso'] = sh("dpkg-query -W -f='${Version}' libfriso-dev")
+    v['node'] = sh('node --version')
+    v['python'] = sh('/usr/bin/python3 --version').replace('Python ', '')
+    return v
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--fenci', default='./fenci')
+    ap.add_argument('--data', default='../shared/data')
+    ap.add_argument('--out', default=os.path.join(BENCH, 'out'))
+    ap.add_argument('--size-mb', type=float, default=50, help='throughput input size (MB, 10^6 bytes)')
+    ap.add_argument('--py-mb', type=float, default=5, help='throughput input size for python3-jieba')
+    ap.add_argument('--startup-runs', type=int, default=5)
+    ap.add_argument('--runs', type=int, default=2, help='throughput runs per tool (the fastest is kept)')
+    ap.add_argument('--only', default='', help='comma-separated keys of the tools to run')
+    ap.add_argument('--keep', action='store_true', help='keep the throughput outputs')
+    ap.add_argument('--command', default='make bench', help='the command line shown in the results')
+    a = ap.parse_args()
+
+    os.makedirs(a.out, exist_ok=True)
+    scorer = shlex.split(os.environ['FENCI_EVAL']) if os.environ.get('FENCI_EVAL') else [a.fenci, 'eval']
+    inp = build_inputs(a.data, a.out, a.size_mb, a.py_mb)
+    driver = os.path.join(a.out, 'friso_driver')
+    errlog = os.path.join(a.out, 'stderr.log')
+    open(errlog, 'w').close()
+    # Warm the page cache so every tool reads the input from memory.
+    for k in ('big', 'small', 'pku', 'msr'):
+        count_lines(inp[k])
+    lines = {k: count_lines(inp[k]) for k in ('big', 'small', 'pku', 'msr', 'one')}
+    size = {k: os.path.getsize(inp[k]) for k in ('big', 'small')}
+
+    fenci_ok = os.access(a.fenci, os.X_OK) and run_timed(
+        [a.fenci, 'cut', '-j', '1', '-d', SEP2, inp['one']], err_path=errlog)[0] == 0
+    if not fenci_ok:
+        log('bench: %s is missing or `fenci cut` fails: fenci rows will read n/a' % a.fenci)
+
+    rows = []
+    only = set(filter(None, a.only.split(',')))
+    for t in tools(a.fenci, driver):
+        if only and t['key'] not in only:
+            continue
+        r = dict(t, f1={}, mbps=None, startup=None, rss=0, notes=[])
+        rows.append(r)
+        if t.get('fenci') and not fenci_ok:
+            r['notes'].append('fenci not built')
+            continue
+        log('bench: %s, %s' % (t['tool'], t['mode']))
+        # accuracy
+        if t.get('score', True):
+            for c in ('pku', 'msr'):
+                o = os.path.join(a.out, '%s.%s.txt' % (t['key'], c))
+                rc, _, rss = run_timed(t['cmd'](inp[c]), out_path=o, err_path=errlog)
+                r['rss'] = max(r['rss'], rss)
+                if rc != 0:
+                    r['notes'].append('failed on %s (exit %d)' % (c.upper(), rc))
+                    continue
+                n = count_lines(o)
+                if n != lines[c]:
+                    r['notes'].append('%s: %d lines out for %d in' % (c.upper(), n, lines[c]))
+                f1, err = score(scorer, inp[c + '_gold'], o)
+                if f1 is None:
+                    r['notes'].append('%s not scored: %s' % (c.upper(), ' '.join(err)))
+                r['f1'][c] = f1
+        # throughput
+        src = 'small' if t.get('small') else 'big'
+        o = os.path.join(a.out, '%s.big.txt' % t['key'])
+        best = None
+        for _ in range(a.runs):
+            rc, wall, rss = run_timed(t['cmd'](inp[src]), out_path=o, err_path=errlog)
+            r['rss'] = max(r['rss'], rss)
+            if rc != 0:
+                r['notes'].append('failed on the throughput input (exit %d)' % rc)
+                best = None
+                break
+            best = wall if best is None else min(best, wall)
+        if best is not None:
+            r['mbps'] = size[src] / 1e6 / best
+            r['bytes'] = size[src]
+            n = count_lines(o)
+            if n != lines[src]:
+                r['notes'].append('%d lines out for %d in' % (n, lines[src]))
+        if not a.keep and os.path.exists(o):
+            os.remove(o)
+        # start-up: one warm-up run, then the median of N
+        times = []
+        for i in range(a.startup_runs + 1):
+            rc, wall, rss = run_timed(t['cmd'](inp['one']), out_path=os.devnull, err_path=errlog)
+            r['rss'] = max(r['rss'], rss)
+            if rc != 0:
+                times = []
+                break
+            if i:
+                times.append(wall)
+        if times:
+            r['startup'] = statistics.median(times) * 1000
+        log('bench:   F1 %s / %s, %s MB/s, start-up %s ms, RSS %.0f MiB %s' % (
+            fmt(r['f1'].get('pku'), '.1f'), fmt(r['f1'].get('msr'), '.1f'), fmt(r['mbps'], '.2f'),
+            fmt(r['startup'], '.0f'), r['rss'] / 1024, '; '.join(r['notes'])))
+
+    report = render(rows, inp, size, a, versions())
+    with open(os.path.join(a.out, 'results.md'), 'w') as f:
+        f.write(report)
+    sys.stdout.write(report)
+    return 0
+
+
+def render(rows, inp, size, a, ver):
+    by = {r['key']: r for r in rows}
+    base = by.get('noders')
+    cpu = '?'
+    try:
+        for line in open('/proc/cpuinfo'):
+            if line.startswith('model name'):
+                cpu = line.split(':', 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True,
+                                text=True, cwd=os.path.dirname(BENCH)).stdout.strip()
+    except OSError:
+        commit = '?'
+    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    L = []
+    L.append('Measured %s with `%s` (fenci %s) on %d CPUs (nproc), %s; Linux %s, node %s, Python %s.'
+             % (now, a.command, commit or '?', os.cpu_count() or 0, cpu, os.uname().release,
+                ver['node'], ver['python']))
+    L.append('')
+    L.append('| tool | mode | PKU F1 | MSR F1 | MB/s (1 thread) | speed vs @node-rs/jieba no HMM | start-up (ms) | peak RSS (MiB) |')
+    L.append('|---|---|--:|--:|--:|--:|--:|--:|')
+    marks = []
+    for r in rows:
+        note = ''
+        if r.get('small'):
+            note = ' ¹'
+        if r.get('lossy'):
+            note = ' ²'
+        ratio = None
+        if base and base.get('mbps') and r.get('mbps'):
+            ratio = r['mbps'] / base['mbps']
+        f1 = r['f1']
+        name = r['tool']
+        if name in ver:
+            name += ' ' + ver[name]
+        elif name.startswith('jieba'):
+            name += ' ' + ver['python3-jieba']
+        elif name == 'friso':
+            name += ' ' + ver['friso']
+        L.append('| %s | %s%s | %s | %s | %s | %s | %s | %s |' % (
+            name, r['mode'], note,
+            fmt(f1.get('pku'), '.1f', '—' if not r.get('score', True) else 'n/a'),
+            fmt(f1.get('msr'), '.1f', '—' if not r.get('score', True) else 'n/a'),
+            fmt(r['mbps'], '.2f'), fmt(ratio, '.2f', 'n/a') + ('×' if ratio else ''),
+            fmt(r['startup'], '.0f'), ('%.0f' % (r['rss'] / 1024)) if r['rss'] else 'n/a'))
+        for n in r['notes']:
+            marks.append('%s (%s): %s' % (r['tool'], r['mode'], n))
+    L.append('')
+    L.append('F1 in %%, SIGHAN 2005 test sets (%s), scored by `%s`. MB/s: 10^6 input bytes per second '
+             'of wall time of the whole process (start-up and writing the output file included), one '
+             'thread, on the %.1f MB file of the PKU + MSR raw test text repeated %d times; best of %d '
+             'run(s). Start-up: median wall time of %d runs on a one-line input. Peak RSS: the '
+             'largest ru_maxrss over all of a tool\'s runs (the same figure as GNU time -v).'
+             % ('PKU %d lines, MSR %d lines' % (count_lines(inp['pku']), count_lines(inp['msr'])),
+                ' '.join(shlex.split(os.environ['FENCI_EVAL'])) if os.environ.get('FENCI_EVAL')
+                else 'fenci eval GOLD OUTPUT', size['big'] / 1e6, inp['reps'], a.runs, a.startup_runs))
+    L.append('')
+    L.append('¹ python3-jieba is slow, so its throughput is measured on the first %.1f MB of the same '
+             'file.  ' % (size['small'] / 1e6))
+    L.append('² friso is not lossless: it drops characters it does not know (“ ” — … ○ ·) and folds '
+             'full-width digits and letters to ASCII, so part of its F1 loss is text loss. Debian\'s '
+             '/etc/friso/friso.ini is used as is except `add_syn` (synonym insertion), which the driver '
+             'switches off.')
+    L.append('')
+    fr = [('fenci-fast-j1', 'noders', 'fenci --fast vs @node-rs/jieba (no HMM)'),
+          ('fenci-j1', 'noders-hmm', 'fenci (default) vs @node-rs/jieba (HMM)')]
+    ratios = []
+    for fk, pk, label in fr:
+        f, p = by.get(fk), by.get(pk)
+        if not f or not p or not f.get('mbps') or not p.get('mbps'):
+            continue
+        parts = ['throughput %.2f×' % (f['mbps'] / p['mbps'])]
+        if f.get('startup') and p.get('startup'):
+            parts.append('start-up time %.2f×' % (f['startup'] / p['startup']))
+        if f.get('rss') and p.get('rss'):
+            parts.append('peak RSS %.2f×' % (f['rss'] / p['rss']))
+        ratios.append('- %s: %s' % (label, ', '.join(parts)))
+    for k1, k2, label in (('fenci-fast-j1', 'fenci-fast-j2', 'fenci --fast'), ('fenci-j1', 'fenci-j2', 'fenci (default)')):
+        f1, f2 = by.get(k1), by.get(k2)
+        if f1 and f2 and f1.get('mbps') and f2.get('mbps'):
+            ratios.append('- %s -j 2 vs -j 1: throughput %.2f×' % (label, f2['mbps'] / f1['mbps']))
+    if ratios:
+        L.append('Ratios (fenci / peer):')
+        L.extend(ratios)
+        L.append('')
+    if marks:
+        L.append('Notes from this run:')
+        L.extend('- ' + m for m in marks)
+        L.append('')
+    L.append('<details><summary>Commands (FILE is the input; output goes to a file)</summary>')
+    L.append('')
+    for r in rows:
+        cmd = r['cmd']('FILE')
+        cmd = [os.path.relpath(c) if os.path.isabs(c) and c.startswith(BENCH) else c for c in cmd]
+        L.append('- %s, %s: `%s`' % (r['tool'], r['mode'], ' '.join(shlex.quote(c) for c in cmd)))
+    L.append('')
+    L.append('</details>')
+    L.append('')
+    return '\n'.join(L)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
