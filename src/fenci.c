@@ -54,9 +54,11 @@ void *fc_malloc(const fenci_alloc *a, size_t n) {
 
 void *fc_calloc(const fenci_alloc *a, size_t n, size_t size) {
   void *p;
+  size_t tot;
   if (size && n > (size_t)-1 / size) return NULL;
-  p = fc_malloc(a, n * size);
-  if (p) memset(p, 0, n * size ? n * size : 1);
+  tot = n * size;
+  p = fc_malloc(a, tot);
+  if (p) memset(p, 0, tot > 0 ? tot : 1);
   return p;
 }
 

@@ -34,3 +34,8 @@ struct fenci_model {
 static inline const fc_file *fc_model_file(const fenci_model *m) { return &m->file; }
 
 #endif
+
+/* Sanitised per-word lookups (word indexes come from the trie). */
+float fc_model_cost(const fenci_model *m, uint32_t w);
+uint16_t fc_model_tag(const fenci_model *m, uint32_t w);
+uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len);

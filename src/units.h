@@ -30,7 +30,6 @@ typedef struct fc_unit {
 /* BMES tags used by the char-tagging model and the force field. */
 enum { FC_TAG_B = 0, FC_TAG_M = 1, FC_TAG_E = 2, FC_TAG_S = 3 };
 
-#endif
 
 #include "fenci.h"
 
@@ -40,3 +39,34 @@ enum { FC_TAG_B = 0, FC_TAG_M = 1, FC_TAG_E = 2, FC_TAG_S = 3 };
  * (*units, *n, *cap) allocated with a.  FENCI_OK or FENCI_NOMEM. */
 fenci_rc fc_units_build(const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                         fc_unit **units, size_t *n, size_t *cap, const fenci_alloc *a);
+
+/* A lexicon or user-dictionary word found over units [from, to). */
+typedef struct fc_edge {
+  uint32_t from;   /* first unit */
+  uint32_t to;     /* one past the last unit */
+  float cost;      /* -ln P(word) */
+  uint16_t tag;    /* tag id or 0 */
+  uint8_t user;    /* 1: from the user dictionary; 2: a forced user word */
+  uint8_t pad;
+} fc_edge;
+
+/* Scan state, reused across calls to avoid allocation in steady state. */
+typedef struct fc_scan {
+  fc_unit *u;       /* units */
+  size_t n, cap;
+  fc_edge *e;       /* edges sorted by from, then to */
+  size_t ne, ecap;
+  uint32_t *first;  /* first[i]..first[i+1]: edges starting at unit i (n+1 entries) */
+  size_t fcap;
+} fc_scan;
+
+/* Splits text into units and finds every lexicon/user word over them.
+ * Replaces the previous contents of s.  FENCI_OK or FENCI_NOMEM. */
+fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
+                     const fenci_alloc *a);
+void fc_scan_free(fc_scan *s, const fenci_alloc *a);
+
+/* Length in bytes of the unit (atom or character) starting at text[0]. */
+size_t fc_unit_len(const uint8_t *text, size_t len, uint8_t *kind, uint8_t *cls, uint32_t *cp);
+
+#endif

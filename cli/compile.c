@@ -1,0 +1,85 @@
+/* compile.c - `fenci compile`: lexicon source text -> model file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common.h"
+#include "fenci.h"
+
+static void compile_usage(FILE *f) {
+  fprintf(f,
+          "usage: fenci compile SOURCE -o OUTPUT\n"
+          "Compiles a lexicon source into a model file that 'fenci cut -m OUTPUT' can use.\n"
+          "SOURCE has one entry a line: \"word [freq [tag]]\" (fields separated by spaces or\n"
+          "tabs; '#' starts a comment line; a missing freq counts as 1; duplicates add up).\n"
+          "The same source always gives the same bytes.\n");
+}
+
+/* Writes buf to path atomically enough: a temporary file, then rename. */
+static int write_file(const char *path, const void *buf, size_t len) {
+  char tmp[4200];
+  FILE *f;
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  f = fopen(tmp, "wb");
+  if (!f) {
+    fprintf(stderr, "fenci compile: cannot create %s: %s\n", tmp, strerror(errno));
+    return -1;
+  }
+  if (fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+    fprintf(stderr, "fenci compile: cannot write %s: %s\n", tmp, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  if (rename(tmp, path) != 0) {
+    fprintf(stderr, "fenci compile: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+int fc_cmd_compile(int argc, char **argv) {
+  const char *src = NULL, *out = NULL;
+  char *text, err[512];
+  size_t len, olen = 0;
+  void *img = NULL;
+  fenci_rc rc;
+  int i;
+  for (i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      compile_usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "-o")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fenci compile: -o needs a file name\n");
+        return 2;
+      }
+      out = argv[++i];
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "fenci compile: unknown option '%s'\n", argv[i]);
+      return 2;
+    } else if (!src) {
+      src = argv[i];
+    } else {
+      fprintf(stderr, "fenci compile: one SOURCE only\n");
+      return 2;
+    }
+  }
+  if (!src || !out) {
+    compile_usage(stderr);
+    return 2;
+  }
+  text = fc_cli_read_file(src, &len);
+  if (!text) return 1;
+  rc = fenci_lexicon_compile(text, len, &img, &olen, NULL, err, sizeof err);
+  free(text);
+  if (rc != FENCI_OK) {
+    fprintf(stderr, "fenci compile: %s: %s\n", src, err[0] ? err : fenci_rc_str(rc));
+    return 1;
+  }
+  i = write_file(out, img, olen);
+  fenci_free(NULL, img);
+  return i ? 1 : 0;
+}

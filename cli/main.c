@@ -1,0 +1,57 @@
+/* main.c - the fenci command-line tool: dispatches to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fenci.h"
+
+/* Until the trainer lands, a weak fallback keeps the tool linkable. */
+__attribute__((weak)) int fc_cmd_train(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  fprintf(stderr, "fenci train: not built into this binary\n");
+  return 1;
+}
+
+static void fc_usage(FILE *f) {
+  fprintf(f,
+          "fenci %s - Chinese word segmentation\n"
+          "\n"
+          "usage: fenci COMMAND [options] [args]\n"
+          "\n"
+          "commands:\n"
+          "  cut      segment text files or stdin (the main job)\n"
+          "  eval     score a segmentation against gold (SIGHAN 2005 scoring)\n"
+          "  compile  compile a lexicon source into a model file\n"
+          "  train    train a segmentation model from a segmented corpus\n"
+          "  check    verify a model file completely\n"
+          "  dump     print a model file's header, sections and metadata\n"
+          "\n"
+          "'fenci COMMAND --help' describes each command.\n",
+          fenci_version_string());
+}
+
+int main(int argc, char **argv) {
+  const char *cmd;
+  if (argc < 2) {
+    fc_usage(stderr);
+    return 2;
+  }
+  cmd = argv[1];
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+    fc_usage(stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    printf("fenci %s\n", fenci_version_string());
+    return 0;
+  }
+  if (!strcmp(cmd, "cut")) return fc_cmd_cut(argc - 1, argv + 1);
+  if (!strcmp(cmd, "eval")) return fc_cmd_eval(argc - 1, argv + 1);
+  if (!strcmp(cmd, "compile")) return fc_cmd_compile(argc - 1, argv + 1);
+  if (!strcmp(cmd, "train")) return fc_cmd_train(argc - 1, argv + 1);
+  if (!strcmp(cmd, "check")) return fc_cmd_check(argc - 1, argv + 1);
+  if (!strcmp(cmd, "dump")) return fc_cmd_dump(argc - 1, argv + 1);
+  fprintf(stderr, "fenci: unknown command '%s' (try 'fenci --help')\n", cmd);
+  return 2;
+}

@@ -1,0 +1,227 @@
+/* model.c - opening a model: map the file, parse the container, validate the
+ * lexicon sections and hand the weight sections to the trained segmenter.
+ * Nothing in a file is trusted: sizes are cross-checked here, and trie
+ * transitions and word indexes are bounds-checked at lookup. */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "chars.h"
+#include "lexicon.h"
+#include "model.h"
+
+static float fc_rdf32(const uint8_t *p) {
+  uint32_t b = fc_rd32(p);
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+
+void fenci_model_free(fenci_model *m) {
+  fenci_alloc a;
+  if (!m) return;
+  a = m->a;
+  fc_segmodel_free(m->seg, &a);
+  fc_free(&a, (void *)m->tag_index);
+  fc_free(&a, m->meta_copy);
+  if (m->map.data) fc_unmap(&m->map);
+  fc_free(&a, m);
+}
+
+static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, char *err, size_t errlen) {
+  const fc_section *h, *t, *c, *g, *tg, *me;
+  fenci_rc rc;
+  uint32_t ntags;
+  size_t i, k;
+
+  rc = fc_fmt_parse(&m->file, buf, len, 1, err, errlen);
+  if (rc != FENCI_OK) return rc;
+  h = fc_fmt_find(&m->file, "LEXH");
+  t = fc_fmt_find(&m->file, "LEXT");
+  c = fc_fmt_find(&m->file, "LEXC");
+  g = fc_fmt_find(&m->file, "LEXG");
+  tg = fc_fmt_find(&m->file, "TAGS");
+  me = fc_fmt_find(&m->file, "META");
+  if (!h || !t || !c || !g) {
+    fc_errf(err, errlen, "model has no lexicon (sections LEXH, LEXT, LEXC and LEXG are required)");
+    return FENCI_BADFORMAT;
+  }
+  if (h->size < FC_LEXH_SIZE) {
+    fc_errf(err, errlen, "LEXH section too short (%zu bytes)", h->size);
+    return FENCI_BADFORMAT;
+  }
+  m->n_words = fc_rd32(h->data);
+  ntags = fc_rd32(h->data + 4);
+  m->oov_cost = fc_rdf32(h->data + 16);
+  if (!(m->oov_cost >= 0 && m->oov_cost < 1000)) {
+    fc_errf(err, errlen, "LEXH: implausible unknown-character cost");
+    return FENCI_BADFORMAT;
+  }
+  if (c->size != m->n_words * 4 || g->size != m->n_words * 2) {
+    fc_errf(err, errlen, "lexicon tables disagree: %zu words but LEXC has %zu bytes and LEXG %zu", m->n_words,
+            c->size, g->size);
+    return FENCI_BADFORMAT;
+  }
+  rc = fc_dat_view(&m->trie, t->data, t->size, err, errlen);
+  if (rc != FENCI_OK) return rc;
+  m->cost = (const float *)(const void *)c->data;
+  m->tag = (const uint16_t *)(const void *)g->data;
+  /* tag names: exactly ntags NUL-terminated strings */
+  m->n_tags = 0;
+  m->tag_index = fc_calloc(&m->a, (size_t)ntags + 1, sizeof(char *));
+  if (!m->tag_index) return FENCI_NOMEM;
+  m->tag_index[0] = "";
+  if (ntags) {
+    if (!tg || tg->size == 0 || tg->data[tg->size - 1] != 0) {
+      fc_errf(err, errlen, "TAGS section missing or not NUL-terminated");
+      return FENCI_BADFORMAT;
+    }
+    for (i = 0, k = 0; i < ntags; i++) {
+      const char *s = (const char *)tg->data + k;
+      size_t l;
+      if (k >= tg->size) {
+        fc_errf(err, errlen, "TAGS section has fewer than %u names", ntags);
+        return FENCI_BADFORMAT;
+      }
+      l = strnlen(s, tg->size - k);
+      m->tag_index[i + 1] = s;
+      k += l + 1;
+    }
+    m->n_tags = ntags;
+    m->tag_names = (const char *)tg->data;
+  }
+  m->meta_len = me ? me->size : 0;
+  m->meta_copy = fc_malloc(&m->a, m->meta_len + 1);
+  if (!m->meta_copy) return FENCI_NOMEM;
+  if (m->meta_len) memcpy(m->meta_copy, me->data, m->meta_len);
+  m->meta_copy[m->meta_len] = 0;
+  m->meta = m->meta_copy;
+  rc = fc_segmodel_load(&m->seg, &m->file, &m->a, err, errlen);
+  return rc;
+}
+
+fenci_rc fenci_model_from_buffer(fenci_model **out, const void *buf, size_t len, const fenci_alloc *a, char *err,
+                                 size_t errlen) {
+  fenci_model *m;
+  fenci_rc rc;
+  if (err && errlen) err[0] = 0;
+  if (!out) return FENCI_BADARG;
+  *out = NULL;
+  if (!buf || ((uintptr_t)buf & 7u)) {
+    fc_errf(err, errlen, "model buffer is NULL or not 8-byte aligned");
+    return FENCI_BADARG;
+  }
+  m = fc_calloc(a, 1, sizeof *m);
+  if (!m) {
+    fc_errf(err, errlen, "out of memory");
+    return FENCI_NOMEM;
+  }
+  m->a = fc_alloc_resolve(a);
+  rc = fc_model_init(m, buf, len, err, errlen);
+  if (rc != FENCI_OK) {
+    if (rc == FENCI_NOMEM && err && errlen && !err[0]) fc_errf(err, errlen, "out of memory");
+    fenci_model_free(m);
+    return rc;
+  }
+  *out = m;
+  return FENCI_OK;
+}
+
+fenci_rc fenci_model_open(fenci_model **out, const char *path, const fenci_alloc *a, char *err, size_t errlen) {
+  fenci_model *m;
+  fenci_rc rc;
+  char e2[256];
+  if (err && errlen) err[0] = 0;
+  if (!out) return FENCI_BADARG;
+  *out = NULL;
+  if (!path) {
+    fc_errf(err, errlen, "model path is NULL");
+    return FENCI_BADARG;
+  }
+  m = fc_calloc(a, 1, sizeof *m);
+  if (!m) {
+    fc_errf(err, errlen, "out of memory");
+    return FENCI_NOMEM;
+  }
+  m->a = fc_alloc_resolve(a);
+  rc = fc_map_file(&m->map, path, &m->a, err, errlen);
+  if (rc != FENCI_OK) {
+    fc_free(&m->a, m);
+    return rc;
+  }
+  e2[0] = 0;
+  rc = fc_model_init(m, m->map.data, m->map.size, e2, sizeof e2);
+  if (rc != FENCI_OK) {
+    fc_errf(err, errlen, "%s: %s", path, e2[0] ? e2 : fenci_rc_str(rc));
+    fenci_model_free(m);
+    return rc;
+  }
+  *out = m;
+  return FENCI_OK;
+}
+
+size_t fenci_model_lexicon_size(const fenci_model *m) { return m ? m->n_words : 0; }
+int fenci_model_has_weights(const fenci_model *m) { return m && m->seg ? 1 : 0; }
+
+const char *fenci_model_meta(const fenci_model *m, size_t *len) {
+  if (!m) {
+    if (len) *len = 0;
+    return "";
+  }
+  if (len) *len = m->meta_len;
+  return m->meta;
+}
+
+const char *fenci_tag_name(const fenci_model *m, uint16_t tag) {
+  if (!m || tag == 0 || tag > m->n_tags) return "";
+  return m->tag_index[tag];
+}
+
+fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
+  fenci_model *m = NULL;
+  fenci_rc rc = fenci_model_open(&m, path, NULL, err, errlen);
+  size_t i;
+  if (rc != FENCI_OK) return rc;
+  rc = fc_dat_check(&m->trie, err, errlen);
+  for (i = 0; rc == FENCI_OK && i < m->n_words; i++) {
+    float c = fc_rdf32((const uint8_t *)(m->cost + i));
+    uint16_t t = fc_rd16((const uint8_t *)(m->tag + i));
+    if (!(c >= 0 && c < 1000)) {
+      fc_errf(err, errlen, "%s: word %zu has an invalid cost", path, i);
+      rc = FENCI_BADFORMAT;
+    } else if (t > m->n_tags) {
+      fc_errf(err, errlen, "%s: word %zu has tag id %u but there are %zu tags", path, i, t, m->n_tags);
+      rc = FENCI_BADFORMAT;
+    }
+  }
+  fenci_model_free(m);
+  return rc;
+}
+
+/* Cost and tag of word w, sanitised so a corrupt table cannot poison the
+ * best-path search (NaN or huge costs fall back to the unknown cost). */
+float fc_model_cost(const fenci_model *m, uint32_t w) {
+  float c;
+  if (w >= m->n_words) return m->oov_cost;
+  c = fc_rdf32((const uint8_t *)(m->cost + w));
+  return (c >= 0 && c < 1000) ? c : m->oov_cost;
+}
+
+uint16_t fc_model_tag(const fenci_model *m, uint32_t w) {
+  uint16_t t;
+  if (w >= m->n_words) return 0;
+  t = fc_rd16((const uint8_t *)(m->tag + w));
+  return t <= m->n_tags ? t : 0;
+}
+
+/* The tag id of a tag name, or 0. */
+uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len) {
+  size_t i;
+  for (i = 1; i <= m->n_tags; i++)
+    if (strlen(m->tag_index[i]) == len && memcmp(m->tag_index[i], name, len) == 0) return (uint16_t)i;
+  return 0;
+}
+
+/* For `fenci dump`: the parsed container (an internal, non-exported symbol). */
+const fc_file *fc_model_file_ptr(const fenci_model *m);
+const fc_file *fc_model_file_ptr(const fenci_model *m) { return &m->file; }

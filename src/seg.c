@@ -1,0 +1,300 @@
+/* seg.c - taggers and the public segmentation calls.
+ *
+ * Text is processed in chunks of at most FC_CHUNK bytes, cut preferably at
+ * a line end, then at whitespace or sentence punctuation, so memory stays
+ * bounded whatever the line length and no chunk boundary falls inside a
+ * UTF-8 sequence.  Each chunk is scanned into units and lexicon edges, then
+ * segmented by the trained model (when the model has one and FENCI_OPT_FAST
+ * is off) or by the lexicon lattice. */
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "chars.h"
+#include "dict.h"
+#include "lattice.h"
+#include "model.h"
+#include "units.h"
+
+#define FC_CHUNK (64 * 1024)
+#define FC_CHUNK_LOOKBACK 4096
+
+struct fenci_tagger {
+  const fenci_model *m;
+  fenci_dict *d;
+  unsigned opts;
+  fc_scan scan;
+  fc_lattice lat;
+  fc_segscratch *ss;
+  uint32_t *ends;     /* token ends (unit indexes) */
+  int32_t *edge;      /* edge of each token or -1 */
+  uint8_t *tags;      /* BMES tags from the model */
+  size_t tcap;
+  char errmsg[200];
+};
+
+fenci_rc fenci_tagger_new(fenci_tagger **out, const fenci_model *m, unsigned opts) {
+  fenci_tagger *t;
+  if (!out) return FENCI_BADARG;
+  *out = NULL;
+  if (!m || (opts & ~(unsigned)(FENCI_MODE_MASK | FENCI_OPT_FAST)) || (opts & FENCI_MODE_MASK) == FENCI_MODE_MASK)
+    return FENCI_BADARG;
+  t = fc_calloc(&m->a, 1, sizeof *t);
+  if (!t) return FENCI_NOMEM;
+  t->m = m;
+  t->opts = opts;
+  *out = t;
+  return FENCI_OK;
+}
+
+void fenci_tagger_free(fenci_tagger *t) {
+  const fenci_alloc *a;
+  if (!t) return;
+  a = &t->m->a;
+  fc_scan_free(&t->scan, a);
+  fc_lattice_free(&t->lat, a);
+  if (t->ss) fc_segscratch_free(t->ss, a);
+  fc_free(a, t->ends);
+  fc_free(a, t->edge);
+  fc_free(a, t->tags);
+  fc_free(a, t);
+}
+
+fenci_rc fenci_tagger_set_options(fenci_tagger *t, unsigned opts) {
+  if (!t || (opts & ~(unsigned)(FENCI_MODE_MASK | FENCI_OPT_FAST)) || (opts & FENCI_MODE_MASK) == FENCI_MODE_MASK)
+    return FENCI_BADARG;
+  t->opts = opts;
+  return FENCI_OK;
+}
+
+fenci_rc fenci_tagger_set_dict(fenci_tagger *t, fenci_dict *d) {
+  fenci_rc rc;
+  if (!t) return FENCI_BADARG;
+  if (d && d->m != t->m) {
+    snprintf(t->errmsg, sizeof t->errmsg, "the dictionary belongs to another model");
+    return FENCI_BADARG;
+  }
+  if (d) {
+    rc = fc_dict_freeze(d);
+    if (rc != FENCI_OK) {
+      snprintf(t->errmsg, sizeof t->errmsg, "building the user dictionary failed: %s", fenci_rc_str(rc));
+      return rc;
+    }
+  }
+  t->d = d;
+  return FENCI_OK;
+}
+
+const char *fenci_tagger_errmsg(const fenci_tagger *t) { return t ? t->errmsg : ""; }
+
+/* Where to end the chunk that starts at text[0] (n > FC_CHUNK bytes left). */
+static size_t fc_chunk_end(const uint8_t *text, size_t n) {
+  size_t lim = n < FC_CHUNK ? n : FC_CHUNK, i, lo;
+  if (lim == n) return n;
+  lo = lim > FC_CHUNK_LOOKBACK ? lim - FC_CHUNK_LOOKBACK : 0;
+  for (i = lim; i > lo; i--)
+    if (text[i - 1] == '\n') return i;
+  for (i = lim; i > lo; i--) {
+    uint8_t c = text[i - 1];
+    if (c == ' ' || c == '\t' || c == '\r') return i;
+    /* 。！？，；： end in 0x80 0x82 / 0xBC 0x81 ... : check whole sequences */
+    if (i >= 3 && text[i - 3] == 0xE3 && text[i - 2] == 0x80 && (c == 0x82 || c == 0x81)) return i;
+    if (i >= 3 && text[i - 3] == 0xEF && text[i - 2] == 0xBC && (c == 0x81 || c == 0x9F || c == 0x8C || c == 0x9B))
+      return i;
+  }
+  /* no natural break: cut before a character start (not a continuation byte) */
+  for (i = lim; i > lo; i--)
+    if ((text[i] & 0xC0) != 0x80) return i;
+  return lim;
+}
+
+typedef struct fc_emit {
+  fenci_token_cb cb;
+  void *ctx;
+  const char *text; /* the whole caller text */
+  size_t base;      /* offset of the chunk in it */
+} fc_emit;
+
+static int fc_emit_tok(const fc_emit *em, size_t start, size_t end, uint32_t flags, uint16_t kind, uint16_t tag) {
+  fenci_token tok;
+  tok.start = em->base + start;
+  tok.end = em->base + end;
+  tok.flags = flags;
+  tok.kind = kind;
+  tok.tag = tag;
+  return em->cb(em->ctx, &tok, em->text + tok.start, tok.end - tok.start);
+}
+
+/* Edge over exactly units [a, b), or -1. */
+static int32_t fc_find_edge(const fc_scan *s, uint32_t a, uint32_t b) {
+  uint32_t k;
+  for (k = s->first[a]; k < s->first[a + 1]; k++)
+    if (s->e[k].to == b) return (int32_t)k;
+  return -1;
+}
+
+static fenci_rc fc_ensure_tokens(fenci_tagger *t, size_t n) {
+  const fenci_alloc *a = &t->m->a;
+  if (n <= t->tcap) return FENCI_OK;
+  {
+    size_t nc = n + n / 2 + 16;
+    uint32_t *e = fc_realloc(a, t->ends, nc * sizeof *e);
+    int32_t *g;
+    uint8_t *tg;
+    if (!e) return FENCI_NOMEM;
+    t->ends = e;
+    g = fc_realloc(a, t->edge, nc * sizeof *g);
+    if (!g) return FENCI_NOMEM;
+    t->edge = g;
+    tg = fc_realloc(a, t->tags, nc);
+    if (!tg) return FENCI_NOMEM;
+    t->tags = tg;
+    t->tcap = nc;
+  }
+  return FENCI_OK;
+}
+
+static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t len, const fc_emit *em) {
+  const fenci_model *m = t->m;
+  const fenci_alloc *a = &m->a;
+  fc_scan *s = &t->scan;
+  size_t nt = 0, k, i;
+  unsigned mode = t->opts & FENCI_MODE_MASK;
+  fenci_rc rc;
+  uint32_t from;
+
+  rc = fc_scan_run(s, m, t->d, chunk, len, a);
+  if (rc != FENCI_OK) return rc;
+  rc = fc_ensure_tokens(t, s->n + 1);
+  if (rc != FENCI_OK) return rc;
+  if (m->seg && !(t->opts & FENCI_OPT_FAST)) {
+    if (!t->ss) {
+      rc = fc_segscratch_new(&t->ss, a);
+      if (rc != FENCI_OK) return rc;
+    }
+    rc = fc_segmodel_tag(m->seg, t->ss, s->u, s->n, t->tags);
+    if (rc != FENCI_OK) return rc;
+    /* a token ends after E or S, and always before a forced B/S */
+    for (i = 0, from = 0; i < s->n; i++) {
+      uint8_t tg = t->tags[i];
+      int end = tg == FC_TAG_E || tg == FC_TAG_S || i + 1 == s->n;
+      if (!end && i + 1 < s->n) {
+        uint8_t f = s->u[i + 1].force;
+        if (f == 1 + FC_TAG_B || f == 1 + FC_TAG_S) end = 1;
+      }
+      if (end) {
+        t->ends[nt] = (uint32_t)(i + 1);
+        t->edge[nt] = fc_find_edge(s, from, (uint32_t)(i + 1));
+        nt++;
+        from = (uint32_t)(i + 1);
+      }
+    }
+  } else {
+    rc = fc_lattice_best(&t->lat, s, m, t->ends, t->edge, &nt, a);
+    if (rc != FENCI_OK) return rc;
+  }
+  for (k = 0, from = 0; k < nt; k++) {
+    uint32_t to = t->ends[k];
+    const fc_unit *u0 = &s->u[from];
+    uint16_t kind = to == from + 1 ? u0->kind : FENCI_KIND_WORD;
+    uint32_t flags = 0;
+    uint16_t tag = 0;
+    int32_t e = t->edge[k];
+    if (e >= 0) {
+      tag = s->e[e].tag;
+      if (s->e[e].user) flags |= FENCI_TOK_USER;
+    } else if (kind == FENCI_KIND_WORD || kind == FENCI_KIND_OTHER) {
+      flags |= FENCI_TOK_OOV;
+    }
+    if (kind == FENCI_KIND_INVALID) flags |= FENCI_TOK_INVALID;
+    if (fc_emit_tok(em, u0->start, s->u[to - 1].end, flags, kind, tag)) return FENCI_STOPPED;
+    if (mode != FENCI_MODE_DEFAULT && to > from + 1) {
+      /* extras: lexicon words starting inside this token; search mode keeps
+       * those inside it, all mode every one; the token itself is skipped */
+      uint32_t p;
+      for (p = from; p < to; p++) {
+        uint32_t q;
+        for (q = s->first[p]; q < s->first[p + 1]; q++) {
+          const fc_edge *x = &s->e[q];
+          if (x->to - x->from < 2) continue;
+          if (x->from == from && x->to == to) continue;
+          if (mode == FENCI_MODE_SEARCH && x->to > to) continue;
+          if (fc_emit_tok(em, s->u[x->from].start, s->u[x->to - 1].end, FENCI_TOK_EXTRA | (x->user ? FENCI_TOK_USER : 0),
+                          FENCI_KIND_WORD, x->tag))
+            return FENCI_STOPPED;
+        }
+      }
+    } else if (mode == FENCI_MODE_ALL) {
+      uint32_t q;
+      for (q = s->first[from]; q < s->first[from + 1]; q++) {
+        const fc_edge *x = &s->e[q];
+        if (x->to - x->from < 2) continue;
+        if (fc_emit_tok(em, s->u[x->from].start, s->u[x->to - 1].end, FENCI_TOK_EXTRA | (x->user ? FENCI_TOK_USER : 0),
+                        FENCI_KIND_WORD, x->tag))
+          return FENCI_STOPPED;
+      }
+    }
+    from = to;
+  }
+  return FENCI_OK;
+}
+
+fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len, fenci_token_cb cb, void *ctx) {
+  fc_emit em;
+  size_t pos = 0;
+  if (!t) return FENCI_BADARG;
+  t->errmsg[0] = 0;
+  if ((!text && len) || !cb) {
+    snprintf(t->errmsg, sizeof t->errmsg, "fenci_segment: NULL text or callback");
+    return FENCI_BADARG;
+  }
+  em.cb = cb;
+  em.ctx = ctx;
+  em.text = text;
+  while (pos < len) {
+    const uint8_t *p = (const uint8_t *)text + pos;
+    size_t n = fc_chunk_end(p, len - pos);
+    fenci_rc rc;
+    em.base = pos;
+    rc = fc_segment_chunk(t, p, n, &em);
+    if (rc != FENCI_OK) {
+      if (rc == FENCI_STOPPED) snprintf(t->errmsg, sizeof t->errmsg, "stopped by the token callback");
+      else snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));
+      return rc;
+    }
+    pos += n;
+  }
+  return FENCI_OK;
+}
+
+typedef struct fc_into {
+  fenci_token *out;
+  size_t cap, n;
+} fc_into;
+
+static int fc_into_cb(void *ctx, const fenci_token *tok, const char *form, size_t form_len) {
+  fc_into *in = ctx;
+  (void)form;
+  (void)form_len;
+  if (in->n < in->cap) in->out[in->n] = *tok;
+  in->n++;
+  return 0;
+}
+
+fenci_rc fenci_segment_into(fenci_tagger *t, const char *text, size_t len, fenci_token *out, size_t cap,
+                            size_t *n_total) {
+  fc_into in;
+  fenci_rc rc;
+  if (n_total) *n_total = 0;
+  if (!t || (!out && cap) || !n_total) return FENCI_BADARG;
+  in.out = out;
+  in.cap = cap;
+  in.n = 0;
+  rc = fenci_segment(t, text, len, fc_into_cb, &in);
+  *n_total = in.n;
+  if (rc == FENCI_OK && in.n > cap) {
+    snprintf(t->errmsg, sizeof t->errmsg, "%zu tokens do not fit in an array of %zu", in.n, cap);
+    return FENCI_TOOSMALL;
+  }
+  return rc;
+}

@@ -1,0 +1,321 @@
+/* units.c - the pre-tokenizer and lexicon scan.
+ *
+ * Text is cut into units: single characters, whitespace runs, runs of one
+ * repeated punctuation mark ("——", "……"), and atoms that are never split:
+ * Latin words, numbers, URLs and e-mail addresses.  Then every lexicon and
+ * user-dictionary word that starts and ends on unit boundaries is recorded
+ * as an edge.  Both segmenters read the result. */
+#include <string.h>
+
+#include "alloc.h"
+#include "chars.h"
+#include "dict.h"
+#include "model.h"
+#include "units.h"
+
+static int fc_cls_at(const uint8_t *s, size_t n, size_t *l, uint32_t *cp) {
+  *l = fc_utf8_decode(s, n, cp);
+  return fc_char_class(*cp);
+}
+
+static int fc_is_alnum_ascii(uint8_t c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Length of a URL at s, or 0.  A URL starts with a scheme or "www." and runs
+ * over printable ASCII; trailing sentence punctuation is left out. */
+static size_t fc_url_len(const uint8_t *s, size_t n) {
+  static const char *const pre[] = {"http://", "https://", "ftp://", "www.", "HTTP://", "HTTPS://", "WWW."};
+  size_t i, k, e = 0;
+  for (k = 0; k < sizeof pre / sizeof pre[0]; k++) {
+    size_t pl = strlen(pre[k]);
+    if (n > pl && memcmp(s, pre[k], pl) == 0 && fc_is_alnum_ascii(s[pl])) {
+      e = pl;
+      break;
+    }
+  }
+  if (!e) return 0;
+  for (i = e; i < n; i++) {
+    uint8_t c = s[i];
+    if (c <= 0x20 || c >= 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' ||
+        c == '{' || c == '|' || c == '}')
+      break;
+  }
+  while (i > e && (s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == ')' || s[i - 1] == ';' || s[i - 1] == ':' ||
+                   s[i - 1] == '!' || s[i - 1] == '?' || s[i - 1] == '\''))
+    i--;
+  return i;
+}
+
+/* Length of an e-mail address at s, or 0: local@domain.tld in ASCII. */
+static size_t fc_email_len(const uint8_t *s, size_t n) {
+  size_t i = 0, at, dot = 0;
+  while (i < n && (fc_is_alnum_ascii(s[i]) || s[i] == '.' || s[i] == '_' || s[i] == '%' || s[i] == '+' || s[i] == '-'))
+    i++;
+  if (i == 0 || i >= n || s[i] != '@' || !fc_is_alnum_ascii(s[0])) return 0;
+  at = i++;
+  while (i < n && (fc_is_alnum_ascii(s[i]) || s[i] == '-' || (s[i] == '.' && i + 1 < n && fc_is_alnum_ascii(s[i + 1])))) {
+    if (s[i] == '.') dot = i;
+    i++;
+  }
+  if (!dot || dot <= at + 1 || i - dot < 3) return 0;
+  return i;
+}
+
+size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uint32_t *cpp) {
+  uint32_t cp, cp2;
+  size_t l, l2, i;
+  int cls = fc_cls_at(s, n, &l, &cp), c2;
+  *clsp = (uint8_t)cls;
+  *cpp = cp;
+  switch (cls) {
+  case FC_C_HAN:
+    *kind = FENCI_KIND_WORD;
+    return l;
+  case FC_C_INVALID:
+    *kind = FENCI_KIND_INVALID;
+    return 1;
+  case FC_C_SPACE:
+    i = l;
+    while (i < n && fc_cls_at(s + i, n - i, &l2, &cp2) == FC_C_SPACE) i += l2;
+    *kind = FENCI_KIND_SPACE;
+    return i;
+  case FC_C_DIGIT:
+  case FC_C_FWDIGIT:
+    /* digits, with '.' or ',' (or full-width ．) between digits, then % */
+    i = l;
+    for (;;) {
+      if (i >= n) break;
+      c2 = fc_cls_at(s + i, n - i, &l2, &cp2);
+      if (c2 == FC_C_DIGIT || c2 == FC_C_FWDIGIT) {
+        i += l2;
+        continue;
+      }
+      if (cp2 == '.' || cp2 == ',' || cp2 == 0xFF0E || cp2 == ':' ) {
+        uint32_t cp3;
+        size_t l3;
+        int c3;
+        if (i + l2 >= n) break;
+        c3 = fc_cls_at(s + i + l2, n - i - l2, &l3, &cp3);
+        if (c3 == FC_C_DIGIT || c3 == FC_C_FWDIGIT) {
+          i += l2 + l3;
+          continue;
+        }
+      }
+      if (cp2 == '%' || cp2 == 0xFF05) i += l2;
+      break;
+    }
+    if (cls == FC_C_DIGIT && i < n && (s[i] == '@' || s[i] == '.')) {
+      size_t e = fc_email_len(s, n);
+      if (e > i) {
+        *kind = FENCI_KIND_EMAIL;
+        return e;
+      }
+    }
+    *kind = FENCI_KIND_NUMBER;
+    return i;
+  case FC_C_LATIN:
+    if (cp < 0x80) {
+      size_t e = fc_url_len(s, n);
+      if (e) {
+        *kind = FENCI_KIND_URL;
+        return e;
+      }
+      e = fc_email_len(s, n);
+      if (e) {
+        *kind = FENCI_KIND_EMAIL;
+        return e;
+      }
+    }
+    /* letters and digits; inner - ' _ . joined when a letter or digit follows */
+    i = l;
+    while (i < n) {
+      c2 = fc_cls_at(s + i, n - i, &l2, &cp2);
+      if (c2 == FC_C_LATIN || c2 == FC_C_DIGIT) {
+        i += l2;
+        continue;
+      }
+      if ((cp2 == '-' || cp2 == '\'' || cp2 == '_' || cp2 == '.') && i + 1 < n && fc_is_alnum_ascii(s[i + 1])) {
+        i += 1;
+        continue;
+      }
+      break;
+    }
+    *kind = FENCI_KIND_LATIN;
+    return i;
+  case FC_C_KANA:
+  case FC_C_HANGUL:
+    i = l;
+    while (i < n && fc_cls_at(s + i, n - i, &l2, &cp2) == cls) i += l2;
+    *kind = FENCI_KIND_WORD;
+    return i;
+  case FC_C_PUNCT:
+  case FC_C_CJKPUNCT:
+    if (cp < 0x80) {
+      size_t e = fc_url_len(s, n);
+      (void)e;
+    }
+    /* a run of the same mark is one unit: —— …… !!! */
+    i = l;
+    while (i + l <= n && memcmp(s + i, s, l) == 0) i += l;
+    *kind = FENCI_KIND_PUNCT;
+    return i;
+  default:
+    *kind = FENCI_KIND_OTHER;
+    return l;
+  }
+}
+
+void fc_scan_free(fc_scan *s, const fenci_alloc *a) {
+  fc_free(a, s->u);
+  fc_free(a, s->e);
+  fc_free(a, s->first);
+  memset(s, 0, sizeof *s);
+}
+
+/* Unit index whose end is byte offset end, searching forward from unit i;
+ * returns (uint32_t)-1 when end falls inside a unit. */
+static uint32_t fc_unit_ending_at(const fc_scan *s, size_t i, size_t end) {
+  for (; i < s->n; i++) {
+    if (s->u[i].end == end) return (uint32_t)i;
+    if (s->u[i].end > end) break;
+  }
+  return (uint32_t)-1;
+}
+
+static int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t to, float cost, uint16_t tag,
+                       uint8_t user) {
+  fc_edge *e;
+  /* a user word replaces a lexicon word over the same span */
+  if (s->ne && s->e[s->ne - 1].from == from && s->e[s->ne - 1].to == to) {
+    if (user) {
+      e = &s->e[s->ne - 1];
+      e->cost = cost;
+      e->user = user;
+      if (tag) e->tag = tag;
+    }
+    return 0;
+  }
+  if (fc_grow(a, (void **)&s->e, &s->ecap, s->ne + 1, sizeof *s->e)) return -1;
+  e = &s->e[s->ne++];
+  e->from = from;
+  e->to = to;
+  e->cost = cost;
+  e->tag = tag;
+  e->user = user;
+  e->pad = 0;
+  return 0;
+}
+
+/* Merges the matches of the lexicon and the user trie at unit i, in order
+ * of increasing end, into the edge list. */
+#define FC_MAXM 64
+static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
+                           size_t i, const fenci_alloc *a) {
+  fc_dat_match lm[FC_MAXM], um[FC_MAXM];
+  size_t nl, nu = 0, p = 0, q = 0, start = s->u[i].start;
+  const uint8_t *t = text + start;
+  size_t rest = len - start;
+  if (rest > 255) rest = 255;
+  nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
+  if (nl > FC_MAXM) nl = FC_MAXM;
+  if (d && d->n_final) {
+    nu = fc_dat_prefix(&d->trie, t, rest, um, FC_MAXM);
+    if (nu > FC_MAXM) nu = FC_MAXM;
+  }
+  while (p < nl || q < nu) {
+    int take_user = q < nu && (p >= nl || um[q].len <= lm[p].len);
+    fc_dat_match mt = take_user ? um[q++] : lm[p++];
+    uint32_t j = fc_unit_ending_at(s, i, start + mt.len);
+    if (j == (uint32_t)-1) continue;
+    if (take_user) {
+      const fc_uword *w;
+      if (mt.value >= d->n_final) continue;
+      w = &d->final[mt.value];
+      if (fc_edge_add(s, a, (uint32_t)i, j + 1, w->cost, w->tag, (uint8_t)(w->forced ? 2 : 1))) return -1;
+    } else {
+      if (mt.value >= m->n_words) continue;
+      if (fc_edge_add(s, a, (uint32_t)i, j + 1, fc_model_cost(m, mt.value), fc_model_tag(m, mt.value), 0)) return -1;
+    }
+  }
+  return 0;
+}
+
+fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
+                     const fenci_alloc *a) {
+  size_t pos = 0, i;
+  s->n = 0;
+  s->ne = 0;
+  while (pos < len) {
+    fc_unit *u;
+    uint8_t kind, cls;
+    uint32_t cp;
+    size_t l = fc_unit_len(text + pos, len - pos, &kind, &cls, &cp);
+    if (fc_grow(a, (void **)&s->u, &s->cap, s->n + 1, sizeof *s->u)) return FENCI_NOMEM;
+    u = &s->u[s->n++];
+    memset(u, 0, sizeof *u);
+    u->start = (uint32_t)pos;
+    u->end = (uint32_t)(pos + l);
+    u->cls = cls;
+    u->kind = kind;
+    /* only single-character units carry a code point for features */
+    u->cp = (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) &&
+                    fc_utf8_decode(text + pos, len - pos, &cp) == l
+                ? fc_char_norm(cp)
+                : 0;
+    pos += l;
+  }
+  if (fc_grow(a, (void **)&s->first, &s->fcap, s->n + 1, sizeof *s->first)) return FENCI_NOMEM;
+  for (i = 0; i < s->n; i++) {
+    s->first[i] = (uint32_t)s->ne;
+    if (s->u[i].kind == FENCI_KIND_SPACE || s->u[i].kind == FENCI_KIND_INVALID) continue;
+    if (fc_scan_matches(s, m, d, text, len, i, a)) return FENCI_NOMEM;
+  }
+  s->first[s->n] = (uint32_t)s->ne;
+  /* lexicon lengths for the trained model's features */
+  for (i = 0; i < s->ne; i++) {
+    const fc_edge *e = &s->e[i];
+    uint32_t l = e->to - e->from, k;
+    uint8_t lc = (uint8_t)(l > FC_LEX_CAP ? FC_LEX_CAP : l);
+    if (lc > s->u[e->from].lb) s->u[e->from].lb = lc;
+    if (lc > s->u[e->to - 1].le) s->u[e->to - 1].le = lc;
+    for (k = e->from + 1; k + 1 < e->to; k++)
+      if (lc > s->u[k].lm) s->u[k].lm = lc;
+  }
+  /* forced user words: leftmost, then longest, never overlapping */
+  if (d) {
+    uint32_t until = 0;
+    for (i = 0; i < s->n; i++) {
+      uint32_t k, best = 0;
+      if (i < until) continue;
+      for (k = s->first[i]; k < s->first[i + 1]; k++)
+        if (s->e[k].user == 2 && s->e[k].to > best) best = s->e[k].to;
+      if (!best) continue;
+      if (best == i + 1) s->u[i].force = 1 + FC_TAG_S;
+      else {
+        s->u[i].force = 1 + FC_TAG_B;
+        for (k = (uint32_t)i + 1; k + 1 < best; k++) s->u[k].force = 1 + FC_TAG_M;
+        s->u[best - 1].force = 1 + FC_TAG_E;
+      }
+      until = best;
+    }
+  }
+  return FENCI_OK;
+}
+
+fenci_rc fc_units_build(const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len, fc_unit **units,
+                        size_t *n, size_t *cap, const fenci_alloc *a) {
+  fc_scan s;
+  fenci_rc rc;
+  memset(&s, 0, sizeof s);
+  rc = fc_scan_run(&s, m, d, text, len, a);
+  if (rc == FENCI_OK) {
+    if (fc_grow(a, (void **)units, cap, *n + s.n, sizeof **units)) rc = FENCI_NOMEM;
+    else {
+      if (s.n) memcpy(*units + *n, s.u, s.n * sizeof *s.u);
+      *n += s.n;
+    }
+  }
+  fc_scan_free(&s, a);
+  return rc;
+}
