@@ -60,5 +60,10 @@ ubsan:
 	$(MAKE) BUILD=build-ubsan CFLAGS="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all" \
 	  LDLIBS="-lm -lpthread -fsanitize=undefined" check
 
+# Fragments owned by their areas: benchmark, models/eval, fuzzing.
+-include bench/bench.mk
+-include models.mk
+-include fuzz/fuzz.mk
+
 clean:
 	rm -rf build build-asan build-ubsan fenci

@@ -163,11 +163,12 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   fenci_rc rc;
   uint32_t from;
 
-  rc = fc_scan_run(s, m, t->d, chunk, len, a);
+  int use_model = m->seg && !(t->opts & FENCI_OPT_FAST);
+  rc = fc_scan_run(s, m, t->d, chunk, len, use_model, a);
   if (rc != FENCI_OK) return rc;
   rc = fc_ensure_tokens(t, s->n + 1);
   if (rc != FENCI_OK) return rc;
-  if (m->seg && !(t->opts & FENCI_OPT_FAST)) {
+  if (use_model) {
     if (!t->ss) {
       rc = fc_segscratch_new(&t->ss, a);
       if (rc != FENCI_OK) return rc;

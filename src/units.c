@@ -242,7 +242,7 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
 }
 
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
-                     const fenci_alloc *a) {
+                     int feats, const fenci_alloc *a) {
   size_t pos = 0, i;
   s->n = 0;
   s->ne = 0;
@@ -259,7 +259,7 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
     u->cls = cls;
     u->kind = kind;
     /* only single-character units carry a code point for features */
-    u->cp = (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) &&
+    u->cp = feats && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) &&
                     fc_utf8_decode(text + pos, len - pos, &cp) == l
                 ? fc_char_norm(cp)
                 : 0;
@@ -273,7 +273,7 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
   }
   s->first[s->n] = (uint32_t)s->ne;
   /* lexicon lengths for the trained model's features */
-  for (i = 0; i < s->ne; i++) {
+  for (i = 0; feats && i < s->ne; i++) {
     const fc_edge *e = &s->e[i];
     uint32_t l = e->to - e->from, k;
     uint8_t lc = (uint8_t)(l > FC_LEX_CAP ? FC_LEX_CAP : l);
@@ -308,7 +308,7 @@ fenci_rc fc_units_build(const fenci_model *m, const fenci_dict *d, const uint8_t
   fc_scan s;
   fenci_rc rc;
   memset(&s, 0, sizeof s);
-  rc = fc_scan_run(&s, m, d, text, len, a);
+  rc = fc_scan_run(&s, m, d, text, len, 1, a);
   if (rc == FENCI_OK) {
     if (fc_grow(a, (void **)units, cap, *n + s.n, sizeof **units)) rc = FENCI_NOMEM;
     else {

@@ -61,9 +61,11 @@ typedef struct fc_scan {
 } fc_scan;
 
 /* Splits text into units and finds every lexicon/user word over them.
- * Replaces the previous contents of s.  FENCI_OK or FENCI_NOMEM. */
+ * With feats set, also fills the units' cp and lb/le/lm fields, which only
+ * the trained model reads.  Replaces the previous contents of s.
+ * FENCI_OK or FENCI_NOMEM. */
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
-                     const fenci_alloc *a);
+                     int feats, const fenci_alloc *a);
 void fc_scan_free(fc_scan *s, const fenci_alloc *a);
 
 /* Length in bytes of the unit (atom or character) starting at text[0]. */
