@@ -1,0 +1,79 @@
+/* feat.h - feature templates of the trained segmenter, shared by the trainer
+ * (src/train/) and the decoder (segmodel.c), so both see the same features.
+ *
+ * Features come in GROUPS.  A group type t has a key computed at an ANCHOR
+ * unit j (e.g. the bigram of units j and j+1) and n_blocks blocks of four
+ * weights (one per B/M/E/S tag); block b scores unit j + off[b].  So the one
+ * lookup of bigram (j, j+1) gives the weights of the templates C0C1 at j,
+ * C-1C0 at j+1, C-2C-1 at j+2 and C1C2 at j-1: one hash probe per anchor
+ * and type instead of one per template.
+ *
+ * Keys are 64-bit hashes (fixed, portable mixing) of the type and of unit
+ * SYMBOLS: the normalised code point of a one-character unit, or a class
+ * symbol for atoms (every number is the same symbol, every Latin word
+ * another), so digits and letters generalise.  Changing anything here that
+ * alters keys or block layout must bump FC_FEAT_VERSION: models record it and
+ * a library refuses models of another version. */
+#ifndef FC_FEAT_H
+#define FC_FEAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "units.h"
+
+#define FC_FEAT_VERSION 1
+#define FC_FEAT_PAD 2      /* anchors reach this many units past either end */
+#define FC_FEAT_MAXB 5     /* most blocks in a group */
+
+/* Group types. */
+enum {
+  FC_G_UNI = 0, /* C_j                         blocks at j-2..j+2 (5 unigram templates) */
+  FC_G_BI,      /* C_j C_j+1                   blocks at j-1..j+2 (4 bigram templates)  */
+  FC_G_SKIP,    /* C_j-1 C_j+1                 block at j                                */
+  FC_G_TRI,     /* C_j-1 C_j C_j+1             blocks at j-1..j+1                        */
+  FC_G_LEX,     /* lexicon lengths lb le lm    blocks at j-1..j+1                        */
+  FC_G_LEXU,    /* C_j with lb_j, le_j         block at j                                */
+  FC_G_CLS,     /* classes T_j-1 T_j T_j+1     block at j                                */
+  FC_G_REP,     /* repetitions around j        block at j                                */
+  FC_G_NTYPES
+};
+
+typedef struct fc_feat_type {
+  const char *name;          /* short name, used by `fenci train --templates` */
+  int n_blocks;              /* blocks of 4 weights */
+  int off[FC_FEAT_MAXB];     /* block b scores unit anchor + off[b]; |off| <= FC_FEAT_PAD */
+} fc_feat_type;
+
+extern const fc_feat_type fc_feat_types[FC_G_NTYPES];
+
+/* Mask of the templates used when none are named. */
+#define FC_FEAT_DEFAULT_MASK                                                            \
+  ((1u << FC_G_UNI) | (1u << FC_G_BI) | (1u << FC_G_SKIP) | (1u << FC_G_LEX) |          \
+   (1u << FC_G_CLS) | (1u << FC_G_REP))
+
+/* Symbols of the units u[0..n), written to sym[FC_FEAT_PAD .. FC_FEAT_PAD+n),
+ * with begin/end padding symbols around them; sym holds n + 2*FC_FEAT_PAD
+ * entries.  cls likewise receives the feature classes (may be NULL). */
+void fc_feat_symbols(const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls);
+
+/* The key of group type t anchored at unit j (0 <= j+FC_FEAT_PAD < n+2*PAD):
+ * sym/cls as filled by fc_feat_symbols, u/n the units (lexicon fields).
+ * Returns 0 when the group does not exist at this anchor (never a real key). */
+uint64_t fc_feat_key(int t, const fc_unit *u, size_t n, const uint32_t *sym, const uint8_t *cls,
+                     ptrdiff_t j);
+
+/* Range of anchors of type t that score some unit of [0, n): [*lo, *hi). */
+void fc_feat_anchors(int t, size_t n, ptrdiff_t *lo, ptrdiff_t *hi);
+
+/* Parses a comma-separated template list ("uni,bi,lex" or "default" or
+ * "all"); returns the mask or 0 when a name is unknown. */
+unsigned fc_feat_parse_mask(const char *s);
+
+/* Viterbi over B/M/E/S: emis[i*4+tag] emission scores of n units, trans[16]
+ * (prev*4+cur), start[4], end[4].  Illegal BMES transitions are (almost)
+ * never taken; units with force != 0 get tag force-1, and whitespace units
+ * are forced to S.  bp: n*4 bytes of scratch.  Writes tags[0..n). */
+void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const int32_t *start,
+                    const int32_t *end, const fc_unit *u, uint8_t *bp, uint8_t *tags);
+
+#endif

@@ -1,0 +1,815 @@
+/* percep.c - averaged structured perceptron for the B/M/E/S segmenter.
+ *
+ * Training data: each sentence is turned into units with the lexicon's unit
+ * builder (the same code the decoder's input goes through), gold tags come
+ * from the word boundaries, and the feature groups of feat.h are counted;
+ * groups seen fewer than min_count times are dropped, the others numbered in
+ * order of first occurrence.  Each iteration visits the sentences in an
+ * order shuffled from the seed, decodes with the current weights and, on a
+ * mistake, adds 1 to the gold features and subtracts 1 from the predicted
+ * ones.  Weights are integers and averaging uses the usual
+ * w - (sum of c*delta)/c trick, so training is exact and deterministic.
+ * After each iteration the averaged weights are quantised to int16, written
+ * as SEGH/SEGW sections and the dev set is decoded through fc_segmodel_tag:
+ * the dev score is that of the exact bytes that will ship.  The best
+ * iteration on dev is kept. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "feat.h"
+#include "model.h"
+#include "segmodel.h"
+#include "train/train.h"
+#include "units.h"
+
+void fc_train_opts_init(fc_train_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->iters = 10;
+  o->seed = 1;
+  o->mask = FC_FEAT_DEFAULT_MASK;
+  o->min_count = 2;
+}
+
+double fc_prf_f1(const fc_prf *s) {
+  double p, r;
+  if (!s->correct) return 0;
+  p = (double)s->correct / (double)s->pred;
+  r = (double)s->correct / (double)s->gold;
+  return 2 * p * r / (p + r);
+}
+
+/* ------------------------------------------------------------ key map */
+
+/* Open addressing map from 64-bit feature keys (never 0) to a count and a
+ * group id; grows at half load. */
+typedef struct fc_kmap {
+  uint64_t *key;
+  uint32_t *cnt;
+  int32_t *id;
+  size_t cap, n; /* cap is a power of two */
+} fc_kmap;
+
+static int fc_kmap_init(fc_kmap *m, const fenci_alloc *a, size_t cap) {
+  m->cap = cap;
+  m->n = 0;
+  m->key = fc_calloc(a, cap, sizeof *m->key);
+  m->cnt = fc_calloc(a, cap, sizeof *m->cnt);
+  m->id = fc_malloc(a, cap * sizeof *m->id);
+  if (!m->key || !m->cnt || !m->id) return -1;
+  memset(m->id, 0xFF, cap * sizeof *m->id);
+  return 0;
+}
+
+static void fc_kmap_free(fc_kmap *m, const fenci_alloc *a) {
+  fc_free(a, m->key);
+  fc_free(a, m->cnt);
+  fc_free(a, m->id);
+  memset(m, 0, sizeof *m);
+}
+
+static size_t fc_kmap_slot(const fc_kmap *m, uint64_t key) {
+  size_t mask = m->cap - 1, i = (size_t)(key >> 20) & mask;
+  while (m->key[i] && m->key[i] != key) i = (i + 1) & mask;
+  return i;
+}
+
+static int fc_kmap_grow(fc_kmap *m, const fenci_alloc *a) {
+  fc_kmap nm;
+  size_t i;
+  if (fc_kmap_init(&nm, a, m->cap * 2)) {
+    fc_kmap_free(&nm, a);
+    return -1;
+  }
+  for (i = 0; i < m->cap; i++)
+    if (m->key[i]) {
+      size_t s = fc_kmap_slot(&nm, m->key[i]);
+      nm.key[s] = m->key[i];
+      nm.cnt[s] = m->cnt[i];
+      nm.id[s] = m->id[i];
+    }
+  nm.n = m->n;
+  fc_kmap_free(m, a);
+  *m = nm;
+  return 0;
+}
+
+/* ------------------------------------------------------------ data */
+
+typedef struct fc_tdata {
+  fc_unit *u;       /* units of every sentence */
+  size_t n_u, cap_u;
+  size_t *su;       /* n_sent + 1 offsets into u */
+  uint8_t *gold;    /* gold tag per unit */
+  int32_t *gid;     /* group ids: per sentence, per type in mask, per anchor */
+  size_t *sg;       /* n_sent + 1 offsets into gid */
+  size_t n_sent;
+} fc_tdata;
+
+static void fc_tdata_free(fc_tdata *d, const fenci_alloc *a) {
+  fc_free(a, d->u);
+  fc_free(a, d->su);
+  fc_free(a, d->gold);
+  fc_free(a, d->gid);
+  fc_free(a, d->sg);
+  memset(d, 0, sizeof *d);
+}
+
+/* Units of every sentence and their gold tags. */
+static fenci_rc fc_tdata_units(fc_tdata *d, const fenci_model *lex, const fc_corpus *c, const fenci_alloc *a) {
+  size_t s, cap_b = 0;
+  uint8_t *isb = NULL;
+  fenci_rc rc = FENCI_OK;
+  d->n_sent = c->n_sent;
+  d->su = fc_malloc(a, (c->n_sent + 1) * sizeof *d->su);
+  if (!d->su) return FENCI_NOMEM;
+  d->su[0] = 0;
+  for (s = 0; s < c->n_sent && rc == FENCI_OK; s++) {
+    size_t len = c->sent[s + 1] - c->sent[s];
+    rc = fc_units_build(lex, NULL, (const uint8_t *)c->text + c->sent[s], len, &d->u, &d->n_u, &d->cap_u, a);
+    d->su[s + 1] = d->n_u;
+  }
+  if (rc != FENCI_OK) return rc;
+  d->gold = fc_malloc(a, d->n_u ? d->n_u : 1);
+  if (!d->gold) return FENCI_NOMEM;
+  for (s = 0; s < c->n_sent; s++) {
+    size_t len = c->sent[s + 1] - c->sent[s], k, w;
+    void *p = isb;
+    if (fc_grow(a, &p, &cap_b, len + 1, 1)) {
+      fc_free(a, isb);
+      return FENCI_NOMEM;
+    }
+    isb = p;
+    memset(isb, 0, len + 1);
+    isb[0] = 1;
+    for (w = c->sent_w[s]; w < c->sent_w[s + 1]; w++) isb[c->wend[w]] = 1;
+    for (k = d->su[s]; k < d->su[s + 1]; k++) {
+      const fc_unit *u = &d->u[k];
+      int b = u->start <= len && isb[u->start], e = u->end <= len && isb[u->end];
+      d->gold[k] = (uint8_t)(b ? (e ? FC_TAG_S : FC_TAG_B) : (e ? FC_TAG_E : FC_TAG_M));
+    }
+  }
+  fc_free(a, isb);
+  return FENCI_OK;
+}
+
+/* Scratch for symbols of one sentence. */
+typedef struct fc_symbuf {
+  uint32_t *sym;
+  uint8_t *cls;
+  size_t cap;
+} fc_symbuf;
+
+static int fc_symbuf_fill(fc_symbuf *b, const fenci_alloc *a, const fc_unit *u, size_t n) {
+  if (n + 2 * FC_FEAT_PAD > b->cap) {
+    size_t cap = (n + 2 * FC_FEAT_PAD) * 2;
+    void *p = fc_realloc(a, b->sym, cap * sizeof *b->sym), *q;
+    if (!p) return -1;
+    b->sym = p;
+    q = fc_realloc(a, b->cls, cap);
+    if (!q) return -1;
+    b->cls = q;
+    b->cap = cap;
+  }
+  fc_feat_symbols(u, n, b->sym, b->cls);
+  return 0;
+}
+
+/* Number of anchors of type t for n units. */
+static size_t fc_train_nanchors(int t, size_t n) {
+  ptrdiff_t lo, hi;
+  fc_feat_anchors(t, n, &lo, &hi);
+  return (size_t)(hi - lo);
+}
+
+/* ------------------------------------------------------------ trainer state */
+
+typedef struct fc_trainer {
+  const fenci_alloc *a;
+  unsigned mask;
+  int types[FC_G_NTYPES], n_types;       /* types in mask, in order */
+  size_t n_groups[FC_G_NTYPES];
+  uint64_t *gkey[FC_G_NTYPES];           /* key of each group */
+  int32_t *w[FC_G_NTYPES];               /* current weights: group*nb*4 + b*4 + tag */
+  int64_t *acc[FC_G_NTYPES];             /* sum of c * delta */
+  int32_t tw[24];                        /* trans[16], start[4], end[4] */
+  int64_t tacc[24];
+  int64_t c;                             /* averaging counter */
+} fc_trainer;
+
+static void fc_trainer_free(fc_trainer *t) {
+  int k;
+  for (k = 0; k < FC_G_NTYPES; k++) {
+    fc_free(t->a, t->gkey[k]);
+    fc_free(t->a, t->w[k]);
+    fc_free(t->a, t->acc[k]);
+  }
+}
+
+/* Counts keys, keeps those seen min_count times and fills d->gid. */
+static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) {
+  const fenci_alloc *a = tr->a;
+  fc_kmap m;
+  fc_symbuf sb = {NULL, NULL, 0};
+  size_t s, total = 0, cap_key[FC_G_NTYPES] = {0};
+  int pass, k;
+  fenci_rc rc = FENCI_OK;
+  if (fc_kmap_init(&m, a, (size_t)1 << 20)) {
+    fc_kmap_free(&m, a);
+    return FENCI_NOMEM;
+  }
+  d->sg = fc_malloc(a, (d->n_sent + 1) * sizeof *d->sg);
+  if (!d->sg) rc = FENCI_NOMEM;
+  for (s = 0; s < d->n_sent && rc == FENCI_OK; s++) {
+    size_t n = d->su[s + 1] - d->su[s];
+    d->sg[s] = total;
+    for (k = 0; k < tr->n_types; k++) total += fc_train_nanchors(tr->types[k], n);
+  }
+  if (rc == FENCI_OK) {
+    d->sg[d->n_sent] = total;
+    d->gid = fc_malloc(a, (total ? total : 1) * sizeof *d->gid);
+    if (!d->gid) rc = FENCI_NOMEM;
+  }
+  for (pass = 0; pass < 2 && rc == FENCI_OK; pass++) {
+    for (s = 0; s < d->n_sent && rc == FENCI_OK; s++) {
+      const fc_unit *u = d->u + d->su[s];
+      size_t n = d->su[s + 1] - d->su[s], g = d->sg[s];
+      if (fc_symbuf_fill(&sb, a, u, n)) {
+        rc = FENCI_NOMEM;
+        break;
+      }
+      for (k = 0; k < tr->n_types; k++) {
+        int t = tr->types[k];
+        ptrdiff_t j, lo, hi;
+        fc_feat_anchors(t, n, &lo, &hi);
+        for (j = lo; j < hi; j++, g++) {
+          uint64_t key = fc_feat_key(t, u, n, sb.sym, sb.cls, j);
+          size_t slot;
+          if (!key) {
+            if (pass) d->gid[g] = -1;
+            continue;
+          }
+          slot = fc_kmap_slot(&m, key);
+          if (pass == 0) {
+            if (!m.key[slot]) {
+              m.key[slot] = key;
+              m.n++;
+            }
+            if (m.cnt[slot] < UINT32_MAX) m.cnt[slot]++;
+            if (m.n * 2 > m.cap && fc_kmap_grow(&m, a)) {
+              rc = FENCI_NOMEM;
+              break;
+            }
+          } else {
+            if (m.key[slot] != key || m.cnt[slot] < min_count) {
+              d->gid[g] = -1;
+              continue;
+            }
+            if (m.id[slot] < 0) {
+              void *p = tr->gkey[t];
+              if (tr->n_groups[t] >= INT32_MAX / 32 ||
+                  fc_grow(a, &p, &cap_key[t], tr->n_groups[t] + 1, sizeof(uint64_t))) {
+                rc = FENCI_NOMEM;
+                break;
+              }
+              tr->gkey[t] = p;
+              tr->gkey[t][tr->n_groups[t]] = key;
+              m.id[slot] = (int32_t)tr->n_groups[t]++;
+            }
+            d->gid[g] = m.id[slot];
+          }
+        }
+        if (rc != FENCI_OK) break;
+      }
+    }
+  }
+  fc_kmap_free(&m, a);
+  fc_free(a, sb.sym);
+  fc_free(a, sb.cls);
+  if (rc != FENCI_OK) return rc;
+  for (k = 0; k < tr->n_types; k++) {
+    int t = tr->types[k];
+    size_t nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
+    tr->w[t] = fc_calloc(a, nw ? nw : 1, sizeof *tr->w[t]);
+    tr->acc[t] = fc_calloc(a, nw ? nw : 1, sizeof *tr->acc[t]);
+    if (!tr->w[t] || !tr->acc[t]) return FENCI_NOMEM;
+  }
+  return FENCI_OK;
+}
+
+/* Emission scores of sentence s with the current (not averaged) weights. */
+static void fc_train_emis(const fc_trainer *tr, const fc_tdata *d, size_t s, int32_t *emis) {
+  size_t n = d->su[s + 1] - d->su[s];
+  const int32_t *gid = d->gid + d->sg[s];
+  int k;
+  memset(emis, 0, n * 4 * sizeof *emis);
+  for (k = 0; k < tr->n_types; k++) {
+    int t = tr->types[k], nb = fc_feat_types[t].n_blocks, b;
+    const int *off = fc_feat_types[t].off;
+    const int32_t *w = tr->w[t];
+    ptrdiff_t j, lo, hi;
+    fc_feat_anchors(t, n, &lo, &hi);
+    for (j = lo; j < hi; j++) {
+      int32_t g = gid[j - lo];
+      if (g < 0) continue;
+      for (b = 0; b < nb; b++) {
+        ptrdiff_t i = j + off[b];
+        if (i >= 0 && (size_t)i < n) {
+          const int32_t *x = w + ((size_t)g * (size_t)nb + (size_t)b) * 4;
+          int32_t *e = emis + 4 * i;
+          e[0] += x[0];
+          e[1] += x[1];
+          e[2] += x[2];
+          e[3] += x[3];
+        }
+      }
+    }
+    gid += hi - lo;
+  }
+}
+
+static void fc_train_upd(fc_trainer *tr, int t, int32_t g, int b, int tag, int delta) {
+  size_t idx = (((size_t)g * (size_t)fc_feat_types[t].n_blocks + (size_t)b) * 4) + (size_t)tag;
+  tr->w[t][idx] += delta;
+  tr->acc[t][idx] += tr->c * delta;
+}
+
+static void fc_train_tupd(fc_trainer *tr, int idx, int delta) {
+  tr->tw[idx] += delta;
+  tr->tacc[idx] += tr->c * delta;
+}
+
+/* Perceptron update for sentence s: gold features +1, predicted -1. */
+static void fc_train_update(fc_trainer *tr, const fc_tdata *d, size_t s, const uint8_t *pred) {
+  size_t n = d->su[s + 1] - d->su[s], i;
+  const uint8_t *gold = d->gold + d->su[s];
+  int k;
+  for (i = 0; i < n; i++) {
+    const int32_t *gid = d->gid + d->sg[s];
+    if (pred[i] == gold[i]) continue;
+    for (k = 0; k < tr->n_types; k++) {
+      int t = tr->types[k], nb = fc_feat_types[t].n_blocks, b;
+      ptrdiff_t lo, hi;
+      fc_feat_anchors(t, n, &lo, &hi);
+      for (b = 0; b < nb; b++) {
+        ptrdiff_t j = (ptrdiff_t)i - fc_feat_types[t].off[b];
+        if (j >= lo && j < hi && gid[j - lo] >= 0) {
+          fc_train_upd(tr, t, gid[j - lo], b, gold[i], 1);
+          fc_train_upd(tr, t, gid[j - lo], b, pred[i], -1);
+        }
+      }
+      gid += hi - lo;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    if (i == 0) {
+      if (gold[0] != pred[0]) {
+        fc_train_tupd(tr, 16 + gold[0], 1);
+        fc_train_tupd(tr, 16 + pred[0], -1);
+      }
+    } else if (gold[i - 1] != pred[i - 1] || gold[i] != pred[i]) {
+      fc_train_tupd(tr, gold[i - 1] * 4 + gold[i], 1);
+      fc_train_tupd(tr, pred[i - 1] * 4 + pred[i], -1);
+    }
+  }
+  if (n && gold[n - 1] != pred[n - 1]) {
+    fc_train_tupd(tr, 20 + gold[n - 1], 1);
+    fc_train_tupd(tr, 20 + pred[n - 1], -1);
+  }
+}
+
+/* ------------------------------------------------------------ writing */
+
+static void fc_put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+static double fc_train_avg(const fc_trainer *tr, int32_t w, int64_t acc) {
+  return (double)w - (double)acc / (double)tr->c;
+}
+
+/* Quantises the averaged weights and writes SEGH/SEGW into res.
+ * *n_groups receives the number of groups kept. */
+static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **segh, size_t *segh_len,
+                                  uint8_t **segw, size_t *segw_len, size_t *n_kept) {
+  const fenci_alloc *a = tr->a;
+  double mx = 0, scale;
+  size_t total_w = 0, kept = 0;
+  int k, n_tabs = 0;
+  uint8_t *h, *wb = NULL;
+  int16_t *q = NULL;
+  size_t q_cap = 0;
+  uint32_t rec[FC_G_NTYPES][6];
+  for (k = 0; k < tr->n_types; k++) {
+    int t = tr->types[k];
+    size_t i, nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
+    for (i = 0; i < nw; i++) {
+      double v = fabs(fc_train_avg(tr, tr->w[t][i], tr->acc[t][i]));
+      if (v > mx) mx = v;
+    }
+  }
+  scale = mx > 0 ? 32767.0 / mx : 1.0;
+  /* First pass: quantise every type into q and size the tables. */
+  for (k = 0; k < tr->n_types; k++) {
+    int t = tr->types[k];
+    size_t nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
+    if (nw > q_cap) q_cap = nw;
+  }
+  q = fc_malloc(a, (q_cap ? q_cap : 1) * sizeof *q);
+  if (!q) return FENCI_NOMEM;
+  *segh = NULL;
+  *segw = NULL;
+  for (k = 0; k < tr->n_types; k++) {
+    int t = tr->types[k], nb = fc_feat_types[t].n_blocks;
+    size_t gw = (size_t)nb * 4, g, i, n_ent = 0, n_slots, slot_size = 4 + 8 * (size_t)nb, max_probe = 0;
+    uint8_t *tab;
+    void *p;
+    for (g = 0; g < tr->n_groups[t]; g++) {
+      int any = 0;
+      for (i = 0; i < gw; i++) {
+        size_t idx = g * gw + i;
+        double v = fc_train_avg(tr, tr->w[t][idx], tr->acc[t][idx]) * scale;
+        long r = lround(v);
+        if (r > 32767) r = 32767;
+        if (r < -32767) r = -32767;
+        if (r <= prune && r >= -prune) r = 0;
+        q[idx] = (int16_t)r;
+        any |= r != 0;
+      }
+      n_ent += any;
+    }
+    if (!n_ent) continue;
+    n_slots = n_ent + n_ent * 2 / 3 + 1;
+    if (n_slots > UINT32_MAX || total_w + n_slots * slot_size > UINT32_MAX) {
+      fc_free(a, q);
+      fc_free(a, wb);
+      return FENCI_NOMEM;
+    }
+    p = fc_realloc(a, wb, total_w + n_slots * slot_size);
+    if (!p) {
+      fc_free(a, q);
+      fc_free(a, wb);
+      return FENCI_NOMEM;
+    }
+    wb = p;
+    tab = wb + total_w;
+    memset(tab, 0, n_slots * slot_size);
+    for (g = 0; g < tr->n_groups[t]; g++) {
+      uint64_t key = tr->gkey[t][g];
+      uint32_t fp = (uint32_t)key ? (uint32_t)key : 1;
+      uint64_t pos = ((key >> 32) * (uint64_t)n_slots) >> 32;
+      size_t probe = 0;
+      int any = 0;
+      for (i = 0; i < gw; i++) any |= q[g * gw + i] != 0;
+      if (!any) continue;
+      while (tab[pos * slot_size] | tab[pos * slot_size + 1] | tab[pos * slot_size + 2] | tab[pos * slot_size + 3]) {
+        if (++pos == n_slots) pos = 0;
+        probe++;
+      }
+      if (probe > max_probe) max_probe = probe;
+      fc_put32(tab + pos * slot_size, fp);
+      for (i = 0; i < gw; i++) {
+        uint16_t v = (uint16_t)q[g * gw + i];
+        tab[pos * slot_size + 4 + 2 * i] = (uint8_t)v;
+        tab[pos * slot_size + 5 + 2 * i] = (uint8_t)(v >> 8);
+      }
+    }
+    rec[n_tabs][0] = (uint32_t)t;
+    rec[n_tabs][1] = (uint32_t)nb;
+    rec[n_tabs][2] = (uint32_t)n_slots;
+    rec[n_tabs][3] = (uint32_t)max_probe;
+    rec[n_tabs][4] = (uint32_t)n_ent;
+    rec[n_tabs][5] = (uint32_t)total_w;
+    n_tabs++;
+    total_w += n_slots * slot_size;
+    kept += n_ent;
+  }
+  fc_free(a, q);
+  h = fc_calloc(a, 112 + 32 * (size_t)n_tabs, 1);
+  if (!h) {
+    fc_free(a, wb);
+    return FENCI_NOMEM;
+  }
+  memcpy(h, "FCSG", 4);
+  fc_put32(h + 4, FC_FEAT_VERSION);
+  fc_put32(h + 8, (uint32_t)n_tabs);
+  for (k = 0; k < 24; k++) {
+    double v = fc_train_avg(tr, tr->tw[k], tr->tacc[k]) * scale;
+    if (v > (1 << 29)) v = (1 << 29);
+    if (v < -(1 << 29)) v = -(1 << 29);
+    fc_put32(h + 16 + 4 * k, (uint32_t)(int32_t)lround(v));
+  }
+  for (k = 0; k < n_tabs; k++) {
+    int f;
+    for (f = 0; f < 6; f++) fc_put32(h + 112 + 32 * k + 4 * f, rec[k][f]);
+  }
+  if (!wb && !(wb = fc_calloc(a, 16, 1))) {
+    fc_free(a, h);
+    return FENCI_NOMEM;
+  }
+  *segh = h;
+  *segh_len = 112 + 32 * (size_t)n_tabs;
+  *segw = wb;
+  *segw_len = total_w ? total_w : 16;
+  *n_kept = kept;
+  return FENCI_OK;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+/* Adds to sc the word counts of tags (for units u) against the gold word
+ * ends of corpus sentence s. */
+static void fc_train_score(const fc_corpus *c, size_t s, const fc_unit *u, size_t n, const uint8_t *tags,
+                           fc_prf *sc) {
+  size_t gw = c->sent_w[s], ge = c->sent_w[s + 1], gstart = 0, i, pstart = 0;
+  sc->gold += ge - gw;
+  /* Walk predicted words in order; both lists are sorted by start. */
+  for (i = 0; i < n; i++) {
+    int end = tags[i] == FC_TAG_E || tags[i] == FC_TAG_S || i + 1 == n ||
+              tags[i + 1] == FC_TAG_B || tags[i + 1] == FC_TAG_S;
+    if (!end) continue;
+    {
+      size_t ps = pstart, pe = u[i].end;
+      sc->pred++;
+      while (gw < ge && c->wend[gw] <= ps) {
+        gstart = c->wend[gw];
+        gw++;
+      }
+      /* gold word [gstart, wend[gw]) is the first ending after ps */
+      if (gw < ge && gstart == ps && c->wend[gw] == pe) sc->correct++;
+      pstart = pe;
+    }
+  }
+}
+
+static fenci_rc fc_train_eval(const fc_tdata *dv, const fc_corpus *dev, const uint8_t *segh, size_t segh_len,
+                              const uint8_t *segw, size_t segw_len, const fenci_alloc *a, fc_prf *sc,
+                              char *err, size_t errlen) {
+  fc_file f;
+  fc_segmodel *sm = NULL;
+  fc_segscratch *ss = NULL;
+  uint8_t *tags = NULL;
+  size_t s, cap = 0;
+  fenci_rc rc;
+  memset(&f, 0, sizeof f);
+  memset(sc, 0, sizeof *sc);
+  f.n_sections = 2;
+  memcpy(f.sec[0].tag, "SEGH", 4);
+  f.sec[0].data = segh;
+  f.sec[0].size = segh_len;
+  memcpy(f.sec[1].tag, "SEGW", 4);
+  f.sec[1].data = segw;
+  f.sec[1].size = segw_len;
+  rc = fc_segmodel_load(&sm, &f, a, err, errlen);
+  if (rc == FENCI_OK && !sm) rc = FENCI_BADFORMAT;
+  if (rc == FENCI_OK) rc = fc_segscratch_new(&ss, a);
+  for (s = 0; s < dv->n_sent && rc == FENCI_OK; s++) {
+    size_t n = dv->su[s + 1] - dv->su[s];
+    void *p = tags;
+    if (fc_grow(a, &p, &cap, n + 1, 1)) {
+      rc = FENCI_NOMEM;
+      break;
+    }
+    tags = p;
+    rc = fc_segmodel_tag(sm, ss, dv->u + dv->su[s], n, tags);
+    if (rc == FENCI_OK) fc_train_score(dev, s, dv->u + dv->su[s], n, tags, sc);
+  }
+  fc_free(a, tags);
+  fc_segscratch_free(ss, a);
+  fc_segmodel_free(sm, a);
+  return rc;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static uint64_t fc_train_rand(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+
+static int fc_train_logf(const fc_train_opts *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int fc_train_logf(const fc_train_opts *o, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  if (!o->log) return 0;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return o->log(o->log_ctx, msg);
+}
+
+static void fc_train_mask_names(unsigned mask, char *out, size_t outlen) {
+  int t;
+  size_t len = 0;
+  out[0] = 0;
+  for (t = 0; t < FC_G_NTYPES; t++)
+    if (mask & (1u << t)) {
+      int w = snprintf(out + len, outlen - len, "%s%s", len ? "," : "", fc_feat_types[t].name);
+      if (w < 0 || (size_t)w >= outlen - len) break;
+      len += (size_t)w;
+    }
+}
+
+void fc_train_result_free(fc_train_result *r, const fenci_alloc *a) {
+  fc_free(a, r->segh);
+  fc_free(a, r->segw);
+  fc_free(a, r->meta);
+  memset(r, 0, sizeof *r);
+}
+
+fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, const fc_corpus *dev,
+                            const fc_train_opts *opts, const fenci_alloc *a, fc_train_result *res,
+                            char *err, size_t errlen) {
+  fc_train_opts o;
+  fc_trainer tr;
+  fc_tdata td, dv;
+  size_t *order = NULL, max_n = 0, s, n_groups = 0;
+  int32_t *emis = NULL;
+  uint8_t *bp = NULL, *pred = NULL;
+  uint64_t rng;
+  int it, k, since_best = 0;
+  double best = -1;
+  char names[128];
+  fenci_rc rc;
+  clock_t t0 = clock();
+
+  memset(res, 0, sizeof *res);
+  if (!lex || !train) return FENCI_BADARG;
+  if (opts) o = *opts;
+  else fc_train_opts_init(&o);
+  if (!o.mask) o.mask = FC_FEAT_DEFAULT_MASK;
+  if (o.iters <= 0) o.iters = 10;
+  if (train->n_sent == 0) {
+    fc_errf(err, errlen, "empty training corpus");
+    return FENCI_BADARG;
+  }
+  memset(&tr, 0, sizeof tr);
+  memset(&td, 0, sizeof td);
+  memset(&dv, 0, sizeof dv);
+  tr.a = a;
+  tr.mask = o.mask & ((1u << FC_G_NTYPES) - 1);
+  for (k = 0; k < FC_G_NTYPES; k++)
+    if (tr.mask & (1u << k)) tr.types[tr.n_types++] = k;
+  fc_train_mask_names(tr.mask, names, sizeof names);
+
+  rc = fc_tdata_units(&td, lex, train, a);
+  if (rc == FENCI_OK && dev && dev->n_sent) rc = fc_tdata_units(&dv, lex, dev, a);
+  if (rc == FENCI_OK) rc = fc_train_index(&tr, &td, o.min_count ? o.min_count : 1);
+  if (rc == FENCI_OK) {
+    for (k = 0; k < tr.n_types; k++) n_groups += tr.n_groups[tr.types[k]];
+    if (fc_train_logf(&o, "training: %zu sentences, %zu units; dev: %zu sentences; templates %s; %zu feature groups (min count %u)",
+                      td.n_sent, td.n_u, dv.n_sent, names, n_groups, (unsigned)o.min_count))
+      rc = FENCI_STOPPED;
+  }
+  if (rc == FENCI_OK) {
+    for (s = 0; s < td.n_sent; s++)
+      if (td.su[s + 1] - td.su[s] > max_n) max_n = td.su[s + 1] - td.su[s];
+    order = fc_malloc(a, td.n_sent * sizeof *order);
+    emis = fc_malloc(a, (max_n + 1) * 4 * sizeof *emis);
+    bp = fc_malloc(a, (max_n + 1) * 4);
+    pred = fc_malloc(a, max_n + 1);
+    if (!order || !emis || !bp || !pred) rc = FENCI_NOMEM;
+  }
+  if (rc == FENCI_OK)
+    for (s = 0; s < td.n_sent; s++) order[s] = s;
+  rng = o.seed;
+  tr.c = 1;
+  for (it = 1; it <= o.iters && rc == FENCI_OK; it++) {
+    size_t errors = 0, kept = 0, tag_err = 0;
+    uint8_t *segh = NULL, *segw = NULL;
+    size_t segh_len = 0, segw_len = 0;
+    fc_prf sc;
+    double f1 = 0;
+    for (s = td.n_sent; s > 1; s--) {
+      size_t r = (size_t)(fc_train_rand(&rng) % s), tmp = order[s - 1];
+      order[s - 1] = order[r];
+      order[r] = tmp;
+    }
+    for (s = 0; s < td.n_sent; s++) {
+      size_t x = order[s], n = td.su[x + 1] - td.su[x], i;
+      const uint8_t *gold = td.gold + td.su[x];
+      int wrong = 0;
+      if (n) {
+        fc_train_emis(&tr, &td, x, emis);
+        fc_seg_viterbi(emis, n, tr.tw, tr.tw + 16, tr.tw + 20, td.u + td.su[x], bp, pred);
+        for (i = 0; i < n; i++)
+          if (pred[i] != gold[i]) {
+            wrong = 1;
+            tag_err++;
+          }
+        if (wrong) {
+          errors++;
+          fc_train_update(&tr, &td, x, pred);
+        }
+      }
+      tr.c++;
+    }
+    rc = fc_train_sections(&tr, o.prune, &segh, &segh_len, &segw, &segw_len, &kept);
+    if (rc == FENCI_OK && dv.n_sent) {
+      rc = fc_train_eval(&dv, dev, segh, segh_len, segw, segw_len, a, &sc, err, errlen);
+      f1 = fc_prf_f1(&sc);
+    }
+    if (rc != FENCI_OK) {
+      fc_free(a, segh);
+      fc_free(a, segw);
+      break;
+    }
+    if (fc_train_logf(&o, "iter %d/%d: %zu sentences wrong (%.2f%% unit tags), dev P %.4f R %.4f F1 %.4f, %zu groups, %.1fs",
+                      it, o.iters, errors, td.n_u ? 100.0 * (double)tag_err / (double)td.n_u : 0.0,
+                      sc.pred && dv.n_sent ? (double)sc.correct / (double)sc.pred : 0.0,
+                      sc.gold && dv.n_sent ? (double)sc.correct / (double)sc.gold : 0.0, f1, kept,
+                      (double)(clock() - t0) / CLOCKS_PER_SEC))
+      rc = FENCI_STOPPED;
+    if (f1 > best || !dv.n_sent) {
+      best = f1;
+      since_best = 0;
+      fc_free(a, res->segh);
+      fc_free(a, res->segw);
+      res->segh = segh;
+      res->segh_len = segh_len;
+      res->segw = segw;
+      res->segw_len = segw_len;
+      res->dev_f1 = f1;
+      res->best_iter = it;
+      res->n_groups = kept;
+    } else {
+      fc_free(a, segh);
+      fc_free(a, segw);
+      since_best++;
+      if (o.patience > 0 && since_best >= o.patience) break;
+    }
+  }
+  if (rc == FENCI_OK) {
+    fc_buf mb;
+    char line[512];
+    fc_buf_init(&mb, a);
+    snprintf(line, sizeof line,
+             "segmenter=bmes-averaged-perceptron\nfeature_version=%d\ntemplates=%s\nmin_count=%u\nprune=%d\n"
+             "seed=%llu\niterations=%d\nbest_iteration=%d\ndev_f1=%.4f\ntrain_sentences=%zu\ntrain_units=%zu\n"
+             "dev_sentences=%zu\nfeature_groups=%zu\n",
+             FC_FEAT_VERSION, names, (unsigned)o.min_count, o.prune, (unsigned long long)o.seed,
+             it - 1, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
+    if (fc_buf_put(&mb, line, strlen(line)) || (o.meta && fc_buf_put(&mb, o.meta, strlen(o.meta))) ||
+        !fc_buf_cstr(&mb)) {
+      fc_buf_free(&mb);
+      rc = FENCI_NOMEM;
+    } else {
+      res->meta = (char *)mb.data;
+      res->meta_len = mb.len;
+    }
+  }
+  if (rc != FENCI_OK) fc_train_result_free(res, a);
+  fc_free(a, order);
+  fc_free(a, emis);
+  fc_free(a, bp);
+  fc_free(a, pred);
+  fc_trainer_free(&tr);
+  fc_tdata_free(&td, a);
+  fc_tdata_free(&dv, a);
+  return rc;
+}
+
+fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, const fenci_alloc *a,
+                              uint8_t **out, size_t *out_len, char *err, size_t errlen) {
+  const fc_file *f = fc_model_file(lex);
+  fc_writer w;
+  fc_buf meta;
+  size_t mlen = 0;
+  const char *lm = fenci_model_meta(lex, &mlen);
+  uint32_t i;
+  fenci_rc rc = FENCI_OK;
+  fc_writer_init(&w, a);
+  fc_buf_init(&meta, a);
+  for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
+    const fc_section *sec = &f->sec[i];
+    if (!memcmp(sec->tag, "SEGH", 4) || !memcmp(sec->tag, "SEGW", 4) || !memcmp(sec->tag, "META", 4)) continue;
+    rc = fc_writer_add(&w, sec->tag, sec->data, sec->size);
+  }
+  if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGH", r->segh, r->segh_len);
+  if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGW", r->segw, r->segw_len);
+  if (rc == FENCI_OK) {
+    if ((lm && mlen && (fc_buf_put(&meta, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&meta, '\n')))) ||
+        fc_buf_put(&meta, r->meta, r->meta_len))
+      rc = FENCI_NOMEM;
+  }
+  if (rc == FENCI_OK) rc = fc_writer_add(&w, "META", meta.data ? (const void *)meta.data : "", meta.len);
+  if (rc == FENCI_OK) rc = fc_writer_finish(&w, out, out_len);
+  if (rc != FENCI_OK) fc_errf(err, errlen, "writing the model: %s", fenci_rc_str(rc));
+  fc_writer_free(&w);
+  fc_buf_free(&meta);
+  return rc;
+}
