@@ -46,6 +46,13 @@ def run_timed(cmd, stdin_path=None, out_path=os.devnull, err_path=os.devnull, en
     return p.returncode, wall, ru.ru_maxrss
 
 
+def loadavg():
+    try:
+        return open('/proc/loadavg').read().split()[0]
+    except OSError:
+        return '?'
+
+
 def count_lines(path):
     n = 0
     with open(path, 'rb') as f:
@@ -163,6 +170,10 @@ def main():
     a = ap.parse_args()
 
     os.makedirs(a.out, exist_ok=True)
+    start_load = loadavg()
+    if float(start_load) > 0.5:
+        log('bench: warning: load average %s: other processes compete for the CPUs, '
+            'wall times will suffer' % start_load)
     scorer = shlex.split(os.environ['FENCI_EVAL']) if os.environ.get('FENCI_EVAL') else [a.fenci, 'eval']
     inp = build_inputs(a.data, a.out, a.size_mb, a.py_mb)
     driver = os.path.join(a.out, 'friso_driver')
@@ -246,6 +257,7 @@ def main():
             fmt(r['f1'].get('pku'), '.1f'), fmt(r['f1'].get('msr'), '.1f'), fmt(r['mbps'], '.2f'),
             fmt(r['startup'], '.0f'), r['rss'] / 1024, '; '.join(r['notes'])))
 
+    a.loadavg = (start_load, loadavg())
     report = render(rows, inp, size, a, versions())
     with open(os.path.join(a.out, 'results.md'), 'w') as f:
         f.write(report)
@@ -269,11 +281,13 @@ def render(rows, inp, size, a, ver):
                                 text=True, cwd=os.path.dirname(BENCH)).stdout.strip()
     except OSError:
         commit = '?'
+    load = a.loadavg
     now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     L = []
-    L.append('Measured %s with `%s` (fenci %s) on %d CPUs (nproc), %s; Linux %s, node %s, Python %s.'
+    L.append('Measured %s with `%s` (fenci %s) on %d CPUs (nproc), %s; Linux %s, node %s, Python %s; '
+             'load average %s at the start, %s at the end.'
              % (now, a.command, commit or '?', os.cpu_count() or 0, cpu, os.uname().release,
-                ver['node'], ver['python']))
+                ver['node'], ver['python'], load[0], load[1]))
     L.append('')
     L.append('| tool | mode | PKU F1 | MSR F1 | MB/s (1 thread) | speed vs @node-rs/jieba no HMM | start-up (ms) | peak RSS (MiB) |')
     L.append('|---|---|--:|--:|--:|--:|--:|--:|')
