@@ -62,6 +62,13 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
             c->size, g->size);
     return FENCI_BADFORMAT;
   }
+  /* every tag name takes at least its NUL byte: this bounds ntags before it
+   * sizes an allocation (a corrupt count could ask for 32 GB) */
+  if (ntags && (!tg || ntags > tg->size)) {
+    fc_errf(err, errlen, "LEXH says %u tags but the TAGS section has %zu bytes", (unsigned)ntags,
+            tg ? tg->size : (size_t)0);
+    return FENCI_BADFORMAT;
+  }
   rc = fc_dat_view(&m->trie, t->data, t->size, err, errlen);
   if (rc != FENCI_OK) return rc;
   m->cost = (const float *)(const void *)c->data;
