@@ -261,7 +261,9 @@ fenci_rc fenci_lexicon_compile(const char *src, size_t src_len, void **out_buf, 
     ents[i].tag_id = fc_tag_lookup(tags, ntags, ents[i].tag, ents[i].tag_len);
     total += ents[i].freq;
   }
-  if (total <= 0) total = 1;
+  /* a total below 1 (fractional frequencies) would make the unknown-character
+   * cost ln(total) negative, and the loader rejects such a model */
+  if (!(total >= 1)) total = 1;
 
   keys = fc_calloc(a, n ? n : 1, sizeof *keys);
   lens = fc_calloc(a, n ? n : 1, sizeof *lens);
