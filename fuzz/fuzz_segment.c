@@ -1,0 +1,102 @@
+/* fuzz_segment.c - libFuzzer harness: segmentation of arbitrary text.
+ *
+ * Byte 0 chooses the options:  bits 0-1 mode (3 = default), bit 2
+ * FENCI_OPT_FAST, bit 3 the trained model (when one is present) instead of
+ * the mini lexicon, bit 4 a user dictionary, bit 5 stop the callback early.
+ * With a user dictionary, byte 1 gives the word count (low 3 bits) and each
+ * word is a length byte (1..16), a frequency byte (0 = forced) and the word
+ * bytes.  With an early stop, the next byte is the token to stop at.  The
+ * rest is the text.  The text is segmented twice on the same tagger (the
+ * second time through fenci_segment_into) and both runs must agree.
+ * Inputs over 64 KiB are skipped. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static fenci_model *fz_mini, *fz_trained;
+static void *fz_img;
+static int fz_ready;
+
+typedef struct fz_toks {
+  fenci_token *t;
+  size_t n, cap;
+} fz_toks;
+
+static int fz_collect(void *ctx, const fenci_token *tok, const char *form, size_t form_len) {
+  fz_toks *v = ctx;
+  (void)form;
+  (void)form_len;
+  if (v->n == v->cap) {
+    size_t nc = v->cap ? v->cap * 2 : 64;
+    fenci_token *p = realloc(v->t, nc * sizeof *p);
+    if (!p) abort();
+    v->t = p;
+    v->cap = nc;
+  }
+  v->t[v->n++] = *tok;
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  unsigned o, opts;
+  const fenci_model *m;
+  fenci_dict *d = NULL;
+  fenci_tagger *t = NULL;
+  size_t pos = 1, stop = 0, n_total = 0, i;
+  fz_toks v = {NULL, 0, 0};
+  fenci_token *arr;
+  const char *text;
+  size_t len;
+  fenci_rc rc;
+
+  if (!fz_ready) {
+    fz_mini = fz_mini_model(&fz_img);
+    fz_trained = fz_trained_model();
+    fz_ready = 1;
+  }
+  if (size < 1 || size > (64u << 10)) return 0;
+  o = data[0];
+  opts = (o & 3) == 3 ? FENCI_MODE_DEFAULT : (o & 3);
+  if (o & 4) opts |= FENCI_OPT_FAST;
+  m = (o & 8) && fz_trained ? fz_trained : fz_mini;
+  if (o & 16) {
+    unsigned nw;
+    if (pos >= size) return 0;
+    nw = data[pos++] & 7;
+    if (fenci_dict_new(&d, m, NULL) != FENCI_OK) abort();
+    while (nw-- > 0 && pos + 2 <= size) {
+      size_t wl = (size_t)(data[pos] & 15) + 1;
+      double freq = data[pos + 1];
+      pos += 2;
+      if (wl > size - pos) wl = size - pos;
+      (void)fenci_dict_add(d, (const char *)data + pos, wl, freq, (data[pos - 1] & 1) ? "n" : NULL);
+      pos += wl;
+    }
+  }
+  if ((o & 32) && pos < size) stop = (size_t)data[pos++] + 1;
+  text = (const char *)data + pos;
+  len = size - pos;
+
+  if (fenci_tagger_new(&t, m, opts) != FENCI_OK) abort();
+  if (d && fenci_tagger_set_dict(t, d) != FENCI_OK) abort();
+  rc = fz_segment_checked(t, text, len, stop);
+  if (rc == FENCI_NOMEM) abort();
+  /* the same text again, collected, then into an array: runs must agree */
+  if (fenci_segment(t, text, len, fz_collect, &v) != FENCI_OK) abort();
+  arr = malloc((v.n ? v.n : 1) * sizeof *arr);
+  if (!arr) abort();
+  rc = fenci_segment_into(t, text, len, arr, v.n / 2, &n_total);
+  if (n_total != v.n || (rc != (v.n / 2 < v.n ? FENCI_TOOSMALL : FENCI_OK))) abort();
+  if (fenci_segment_into(t, text, len, arr, v.n, &n_total) != FENCI_OK || n_total != v.n) abort();
+  for (i = 0; i < v.n; i++)
+    if (memcmp(&arr[i], &v.t[i], sizeof *arr) != 0) abort();
+  free(arr);
+  free(v.t);
+  fenci_tagger_free(t);
+  fenci_dict_free(d);
+  return 0;
+}
