@@ -10,11 +10,13 @@
 
 static void compile_usage(FILE *f) {
   fprintf(f,
-          "usage: fenci compile SOURCE -o OUTPUT\n"
+          "usage: fenci compile SOURCE [--oov-corpus SEGMENTED] -o OUTPUT\n"
           "Compiles a lexicon source into a model file that 'fenci cut -m OUTPUT' can use.\n"
           "SOURCE has one entry a line: \"word [freq [tag]]\" (fields separated by spaces or\n"
           "tabs; '#' starts a comment line; a missing freq counts as 1; duplicates add up).\n"
-          "The same source always gives the same bytes.\n");
+          "The same source always gives the same bytes.\n"
+          "--oov-corpus FILE counts the lexicon mode's unknown-word character model from\n"
+          "segmented text (one sentence a line, words separated by spaces).\n");
 }
 
 /* Writes buf to path atomically enough: a temporary file, then rename. */
@@ -41,8 +43,9 @@ static int write_file(const char *path, const void *buf, size_t len) {
 }
 
 int fc_cmd_compile(int argc, char **argv) {
-  const char *src = NULL, *out = NULL;
-  char *text, err[512];
+  const char *src = NULL, *out = NULL, *corpus_path = NULL;
+  char *text, *corpus = NULL, err[512];
+  size_t clen = 0;
   size_t len, olen = 0;
   void *img = NULL;
   fenci_rc rc;
@@ -57,6 +60,12 @@ int fc_cmd_compile(int argc, char **argv) {
         return 2;
       }
       out = argv[++i];
+    } else if (!strcmp(argv[i], "--oov-corpus")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fenci compile: --oov-corpus needs a file name\n");
+        return 2;
+      }
+      corpus_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1]) {
       fprintf(stderr, "fenci compile: unknown option '%s'\n", argv[i]);
       return 2;
@@ -73,8 +82,16 @@ int fc_cmd_compile(int argc, char **argv) {
   }
   text = fc_cli_read_file(src, &len);
   if (!text) return 1;
-  rc = fenci_lexicon_compile(text, len, &img, &olen, NULL, err, sizeof err);
+  if (corpus_path) {
+    corpus = fc_cli_read_file(corpus_path, &clen);
+    if (!corpus) {
+      free(text);
+      return 1;
+    }
+  }
+  rc = fenci_lexicon_compile_ex(text, len, corpus, clen, &img, &olen, NULL, err, sizeof err);
   free(text);
+  free(corpus);
   if (rc != FENCI_OK) {
     fprintf(stderr, "fenci compile: %s: %s\n", src, err[0] ? err : fenci_rc_str(rc));
     return 1;

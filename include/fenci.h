@@ -117,6 +117,14 @@ FENCI_API fenci_rc fenci_lexicon_compile(const char *src, size_t src_len,
                                          void **out_buf, size_t *out_len,
                                          const fenci_alloc *a, char *err, size_t errlen);
 
+/* Same, and also counts the unknown-word character model of the lexicon
+ * mode from corpus (optional; segmented text, one sentence a line, words
+ * separated by whitespace).  Without it, characters the lexicon does not
+ * cover stay single tokens in lexicon mode. */
+FENCI_API fenci_rc fenci_lexicon_compile_ex(const char *src, size_t src_len, const char *corpus,
+                                            size_t corpus_len, void **out_buf, size_t *out_len,
+                                            const fenci_alloc *a, char *err, size_t errlen);
+
 /* Frees memory the library returned to the caller (fenci_lexicon_compile). */
 FENCI_API void fenci_free(const fenci_alloc *a, void *p);
 

@@ -13,6 +13,7 @@
 #include "dat.h"
 #include "fmt.h"
 #include "lexicon.h"
+#include "oov.h"
 
 #define FC_MAX_LINE (64 * 1024)
 
@@ -177,6 +178,11 @@ static uint16_t fc_tag_lookup(const fc_tagref *tags, size_t n, const uint8_t *s,
 
 fenci_rc fenci_lexicon_compile(const char *src, size_t src_len, void **out_buf, size_t *out_len,
                                const fenci_alloc *a, char *err, size_t errlen) {
+  return fenci_lexicon_compile_ex(src, src_len, NULL, 0, out_buf, out_len, a, err, errlen);
+}
+
+fenci_rc fenci_lexicon_compile_ex(const char *src, size_t src_len, const char *corpus, size_t corpus_len,
+                                  void **out_buf, size_t *out_len, const fenci_alloc *a, char *err, size_t errlen) {
   const uint8_t *text = (const uint8_t *)src, *line;
   size_t pos = 0, line_len, lineno = 0, n = 0, cap = 0, i, j, ntags = 0, tcap = 0;
   fc_lexent *ents = NULL;
@@ -319,6 +325,18 @@ fenci_rc fenci_lexicon_compile(const char *src, size_t src_len, void **out_buf, 
     if (fc_buf_put(&sec, tags[i].s, tags[i].len) || fc_buf_putc(&sec, 0)) goto nomem;
   if (fc_writer_add(&w, "TAGS", sec.data, sec.len) != FENCI_OK) goto nomem;
   sec.len = 0;
+  if (corpus && corpus_len) {
+    fc_dat lexv;
+    rc = fc_dat_view(&lexv, trie, trie_size, NULL, 0);
+    if (rc == FENCI_OK) rc = fc_oov_train((const uint8_t *)corpus, corpus_len, &lexv, &sec, a);
+    if (rc == FENCI_BADFORMAT) {
+      fc_errf(err, errlen, "the unknown-word corpus has no words");
+      goto done;
+    }
+    if (rc != FENCI_OK || fc_writer_add(&w, "HMMC", sec.data, sec.len) != FENCI_OK) goto nomem;
+    rc = FENCI_NOMEM;
+    sec.len = 0;
+  }
   {
     char meta[256];
     int k = snprintf(meta, sizeof meta, "kind=lexicon\nwords=%zu\ntags=%zu\ntotal_freq=%.0f\nbuilder=fenci %s\n", n,

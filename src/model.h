@@ -8,6 +8,10 @@
 #include "fmt.h"
 #include "dat.h"
 #include "segmodel.h"
+#include "oov.h"
+
+#define FC_UNK_LO 0x4E00u /* the unknown-word table covers the main CJK block */
+#define FC_UNK_HI 0x9FFFu
 
 struct fenci_model {
   fenci_alloc a;          /* allocator the model was opened with */
@@ -24,9 +28,11 @@ struct fenci_model {
   const char *meta;       /* META text, NUL-terminated copy or "" */
   size_t meta_len;
   char *meta_copy;        /* owned copy of META */
-  const float *hmm;       /* HMMC: OOV character model (see FORMAT.md), or NULL */
-  size_t hmm_n;           /* number of characters in the HMM table */
-  const uint32_t *hmm_cp; /* sorted code points of the HMM table */
+  fc_oov oov;             /* HMMC: unknown-word character model */
+  int has_oov;            /* 1 when the file has an HMMC section */
+  float *unk_lp;          /* dense log P(tag | c) for c in FC_UNK_LO..FC_UNK_HI, 4 per char, or NULL */
+  double unk_base;        /* base cost of an unknown word */
+  double unk_cap;         /* candidates costing more are not proposed */
   fc_segmodel *seg;       /* trained segmenter or NULL */
 };
 

@@ -7,6 +7,7 @@
  * segmented by the trained model (when the model has one and FENCI_OPT_FAST
  * is off) or by the lexicon lattice. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -30,6 +31,7 @@ struct fenci_tagger {
   int32_t *edge;      /* edge of each token or -1 */
   uint8_t *tags;      /* BMES tags from the model */
   size_t tcap;
+
   char errmsg[200];
 };
 
@@ -193,6 +195,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   } else {
     rc = fc_lattice_best(&t->lat, s, m, t->ends, t->edge, &nt, a);
     if (rc != FENCI_OK) return rc;
+
   }
   for (k = 0, from = 0; k < nt; k++) {
     uint32_t to = t->ends[k];
@@ -201,7 +204,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     uint32_t flags = 0;
     uint16_t tag = 0;
     int32_t e = t->edge[k];
-    if (e >= 0) {
+    if (e >= 0 && s->e[e].user != FC_EDGE_UNK) {
       tag = s->e[e].tag;
       if (s->e[e].user) flags |= FENCI_TOK_USER;
     } else if (kind == FENCI_KIND_WORD || kind == FENCI_KIND_OTHER) {
@@ -217,7 +220,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
         uint32_t q;
         for (q = s->first[p]; q < s->first[p + 1]; q++) {
           const fc_edge *x = &s->e[q];
-          if (x->to - x->from < 2) continue;
+          if (x->to - x->from < 2 || x->user == FC_EDGE_UNK) continue;
           if (x->from == from && x->to == to) continue;
           if (mode == FENCI_MODE_SEARCH && x->to > to) continue;
           if (fc_emit_tok(em, s->u[x->from].start, s->u[x->to - 1].end, FENCI_TOK_EXTRA | (x->user ? FENCI_TOK_USER : 0),
@@ -229,7 +232,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
       uint32_t q;
       for (q = s->first[from]; q < s->first[from + 1]; q++) {
         const fc_edge *x = &s->e[q];
-        if (x->to - x->from < 2) continue;
+        if (x->to - x->from < 2 || x->user == FC_EDGE_UNK) continue;
         if (fc_emit_tok(em, s->u[x->from].start, s->u[x->to - 1].end, FENCI_TOK_EXTRA | (x->user ? FENCI_TOK_USER : 0),
                         FENCI_KIND_WORD, x->tag))
           return FENCI_STOPPED;

@@ -241,6 +241,36 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
   return 0;
 }
 
+/* Unknown-word candidates (lexicon mode): spans of 2..FC_UNK_MAX Han units
+ * that are no lexicon word, scored by how likely each character is to begin,
+ * continue and end a word.  The base cost and limits were chosen on the
+ * PKU dev slice (1998-01-28..31), see docs/ARCHITECTURE.md. */
+#define FC_UNK_MAX 6
+static int fc_scan_unknown(fc_scan *s, const fenci_model *m, size_t i, const fenci_alloc *a) {
+  const float *lp = m->unk_lp;
+  double base = m->unk_base, c;
+  size_t k, first = s->first[i], last = s->ne;
+  const fc_unit *u = s->u;
+  if (u[i].cp < FC_UNK_LO || u[i].cp > FC_UNK_HI || u[i].force) return 0;
+  c = base - (double)lp[(u[i].cp - FC_UNK_LO) * 4 + FC_TAG_B];
+  if (c > m->unk_cap) return 0;
+  for (k = i + 1; k < s->n && k < i + FC_UNK_MAX; k++) {
+    size_t q;
+    int dup = 0;
+    const float *p;
+    double e;
+    if (u[k].cp < FC_UNK_LO || u[k].cp > FC_UNK_HI || u[k].force) break;
+    p = lp + (u[k].cp - FC_UNK_LO) * 4;
+    e = c - (double)p[FC_TAG_E];
+    for (q = first; q < last; q++)
+      if (s->e[q].to == k + 1) dup = 1;
+    if (!dup && e < m->unk_cap && fc_edge_add(s, a, (uint32_t)i, (uint32_t)k + 1, (float)e, 0, FC_EDGE_UNK)) return -1;
+    c -= (double)p[FC_TAG_M];
+    if (c > m->unk_cap) break;
+  }
+  return 0;
+}
+
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                      int feats, const fenci_alloc *a) {
   size_t pos = 0, i;
@@ -259,7 +289,8 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
     u->cls = cls;
     u->kind = kind;
     /* only single-character units carry a code point for features */
-    u->cp = feats && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) &&
+    if (!feats && m->unk_lp && cls == FC_C_HAN) u->cp = cp;
+    else u->cp = feats && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) &&
                     fc_utf8_decode(text + pos, len - pos, &cp) == l
                 ? fc_char_norm(cp)
                 : 0;
@@ -270,6 +301,7 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
     s->first[i] = (uint32_t)s->ne;
     if (s->u[i].kind == FENCI_KIND_SPACE || s->u[i].kind == FENCI_KIND_INVALID) continue;
     if (fc_scan_matches(s, m, d, text, len, i, a)) return FENCI_NOMEM;
+    if (!feats && m->unk_lp && s->u[i].cls == FC_C_HAN && fc_scan_unknown(s, m, i, a)) return FENCI_NOMEM;
   }
   s->first[s->n] = (uint32_t)s->ne;
   /* lexicon lengths for the trained model's features */

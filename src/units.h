@@ -46,9 +46,11 @@ typedef struct fc_edge {
   uint32_t to;     /* one past the last unit */
   float cost;      /* -ln P(word) */
   uint16_t tag;    /* tag id or 0 */
-  uint8_t user;    /* 1: from the user dictionary; 2: a forced user word */
+  uint8_t user;    /* 0 lexicon; 1 user dictionary; 2 forced user word; FC_EDGE_UNK */
   uint8_t pad;
 } fc_edge;
+
+#define FC_EDGE_UNK 3 /* an unknown-word candidate proposed by the character model */
 
 /* Scan state, reused across calls to avoid allocation in steady state. */
 typedef struct fc_scan {

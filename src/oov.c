@@ -1,0 +1,184 @@
+/* oov.c - the B/M/E/S character model for unknown words (lexicon mode). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "chars.h"
+#include "fmt.h"
+#include "oov.h"
+#include "dat.h"
+
+#define FC_OOV_REC 20
+#define FC_OOV_ALPHA 2.0
+#define FC_OOV_HDR (4 + 4 * 4 + 16 * 4 + 4 * 4)
+
+typedef struct fc_oov_cnt {
+  uint32_t cp;
+  double c[4];
+} fc_oov_cnt;
+
+static int fc_oov_cnt_cmp(const void *x, const void *y) {
+  const fc_oov_cnt *a = x, *b = y;
+  return (a->cp > b->cp) - (a->cp < b->cp);
+}
+
+static int fc_put_f32(fc_buf *b, float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return fc_buf_u32(b, u);
+}
+
+static float fc_get_f32(const uint8_t *p) {
+  uint32_t u = fc_rd32(p);
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* Counting uses a direct table over the BMP plus a list for the rest; the
+ * corpus is a few MB, so simplicity wins over a hash table. */
+fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf *out, const fenci_alloc *a) {
+  double (*bmp)[4] = fc_calloc(a, 0x10000, sizeof *bmp);
+  double start[4] = {0}, trans[4][4], tot[4] = {0};
+  fc_oov_cnt *recs = NULL;
+  size_t nrec = 0, i, pos = 0;
+  int prev = -1, j, k;
+  fenci_rc rc = FENCI_NOMEM;
+  if (!bmp) return FENCI_NOMEM;
+  memset(trans, 0, sizeof trans);
+  while (pos < len) {
+    /* one word: a run of non-space bytes */
+    size_t s, nch = 0, p2;
+    while (pos < len && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r' || text[pos] == '\n')) {
+      if (text[pos] == '\n') prev = -1;
+      pos++;
+    }
+    if (pos >= len) break;
+    s = pos;
+    while (pos < len && !(text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r' || text[pos] == '\n')) pos++;
+    for (p2 = s; p2 < pos; nch++) {
+      uint32_t cp;
+      p2 += fc_utf8_decode(text + p2, pos - p2, &cp);
+    }
+    {
+      /* in-lexicon words count their characters as "inside a known word"
+       * (tag slot S is reused for it): the model learns how characters
+       * behave in words the lexicon lacks */
+      uint32_t v;
+      if (lex && pos - s <= 255 && fc_dat_find(lex, text + s, pos - s, &v)) nch = 1;
+    }
+    for (p2 = s, i = 0; p2 < pos; i++) {
+      uint32_t cp;
+      int tag;
+      p2 += fc_utf8_decode(text + p2, pos - p2, &cp);
+      if (cp == FC_BADCP) continue;
+      cp = fc_char_norm(cp);
+      tag = nch == 1 ? FC_TAG_S : i == 0 ? FC_TAG_B : i + 1 == nch ? FC_TAG_E : FC_TAG_M;
+      if (cp < 0x10000) bmp[cp][tag] += 1;
+      tot[tag] += 1;
+      if (prev < 0) start[tag] += 1;
+      else trans[prev][tag] += 1;
+      prev = tag;
+    }
+  }
+  for (i = 0; i < 0x10000; i++)
+    if (bmp[i][0] + bmp[i][1] + bmp[i][2] + bmp[i][3] > 0) nrec++;
+  if (nrec == 0) {
+    rc = FENCI_BADFORMAT;
+    goto done;
+  }
+  recs = fc_calloc(a, nrec, sizeof *recs);
+  if (!recs) goto done;
+  for (i = 0, nrec = 0; i < 0x10000; i++)
+    if (bmp[i][0] + bmp[i][1] + bmp[i][2] + bmp[i][3] > 0) {
+      recs[nrec].cp = (uint32_t)i;
+      memcpy(recs[nrec].c, bmp[i], sizeof bmp[i]);
+      nrec++;
+    }
+  qsort(recs, nrec, sizeof *recs, fc_oov_cnt_cmp);
+  if (fc_buf_u32(out, (uint32_t)nrec)) goto done;
+  {
+    double st = start[0] + start[1] + start[2] + start[3] + 4;
+    for (j = 0; j < 4; j++)
+      if (fc_put_f32(out, (float)log((start[j] + 1) / st))) goto done;
+    for (j = 0; j < 4; j++) {
+      double rt = trans[j][0] + trans[j][1] + trans[j][2] + trans[j][3];
+      for (k = 0; k < 4; k++) {
+        /* only B->M/E, M->M/E, E->B/S, S->B/S are possible */
+        int ok = (j == FC_TAG_B || j == FC_TAG_M) ? (k == FC_TAG_M || k == FC_TAG_E) : (k == FC_TAG_B || k == FC_TAG_S);
+        float v = ok && rt > 0 ? (float)log((trans[j][k] + 0.5) / (rt + 1)) : -1e30f;
+        if (fc_put_f32(out, v)) goto done;
+      }
+    }
+    for (j = 0; j < 4; j++)
+      if (fc_put_f32(out, (float)log(0.1 / (tot[j] + 0.1 * (double)nrec)))) goto done;
+  }
+  /* records hold log P(char | tag): for B, M and E, how likely the
+   * character is in that position of a word the lexicon lacks */
+  for (i = 0; i < nrec; i++) {
+    if (fc_buf_u32(out, recs[i].cp)) goto done;
+    for (j = 0; j < 4; j++)
+      if (fc_put_f32(out, (float)log((recs[i].c[j] + 0.1) / (tot[j] + 0.1 * (double)nrec)))) goto done;
+  }
+  rc = FENCI_OK;
+done:
+  fc_free(a, recs);
+  fc_free(a, bmp);
+  return rc;
+}
+
+fenci_rc fc_oov_view(fc_oov *o, const uint8_t *data, size_t size, char *err, size_t errlen) {
+  size_t i, n;
+  int j, k;
+  memset(o, 0, sizeof *o);
+  if (size < FC_OOV_HDR) {
+    fc_errf(err, errlen, "HMMC section too short");
+    return FENCI_BADFORMAT;
+  }
+  n = fc_rd32(data);
+  if (n > (size - FC_OOV_HDR) / FC_OOV_REC || size != FC_OOV_HDR + n * FC_OOV_REC) {
+    fc_errf(err, errlen, "HMMC section size does not match its %zu records", n);
+    return FENCI_BADFORMAT;
+  }
+  for (j = 0; j < 4; j++) o->start[j] = fc_get_f32(data + 4 + 4 * j);
+  for (j = 0; j < 4; j++)
+    for (k = 0; k < 4; k++) o->trans[j][k] = fc_get_f32(data + 20 + 16 * j + 4 * k);
+  for (j = 0; j < 4; j++) o->unk[j] = fc_get_f32(data + 84 + 4 * j);
+  /* NaN or positive log probabilities would break the search: refuse them */
+  for (j = 0; j < 4; j++) {
+    if (!(o->start[j] <= 0) || !(o->unk[j] <= 0)) goto bad;
+    for (k = 0; k < 4; k++)
+      if (!(o->trans[j][k] <= 0)) goto bad;
+  }
+  o->tab = data + FC_OOV_HDR;
+  o->n = n;
+  for (i = 1; i < n; i++)
+    if (fc_rd32(o->tab + i * FC_OOV_REC) <= fc_rd32(o->tab + (i - 1) * FC_OOV_REC)) {
+      fc_errf(err, errlen, "HMMC records are not sorted");
+      return FENCI_BADFORMAT;
+    }
+  return FENCI_OK;
+bad:
+  fc_errf(err, errlen, "HMMC holds an invalid probability");
+  return FENCI_BADFORMAT;
+}
+
+void fc_oov_lookup(const fc_oov *o, uint32_t cp, float lp[4]) {
+  size_t lo = 0, hi = o->n;
+  int j;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    uint32_t c = fc_rd32(o->tab + mid * FC_OOV_REC);
+    if (c == cp) {
+      for (j = 0; j < 4; j++) {
+        float v = fc_get_f32(o->tab + mid * FC_OOV_REC + 4 + 4 * (size_t)j);
+        lp[j] = v <= 0 ? v : o->unk[j];
+      }
+      return;
+    }
+    if (c < cp) lo = mid + 1;
+    else hi = mid;
+  }
+  for (j = 0; j < 4; j++) lp[j] = o->unk[j];
+}
