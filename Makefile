@@ -60,6 +60,14 @@ ubsan:
 	$(MAKE) BUILD=build-ubsan CFLAGS="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all" \
 	  LDLIBS="-lm -lpthread -fsanitize=undefined" check
 
+# The shipped lexicon: jieba's dictionary (Expat licence) plus the unknown-word
+# character model counted from People's Daily 1998-01 without its dev days.
+lexicon: models/lexicon.fenci
+models/lexicon.fenci: fenci tools/pd2seg.sh
+	@mkdir -p $(BUILD)/data
+	tools/pd2seg.sh train < $(DATA)/pd1998-01/199801.txt > $(BUILD)/data/pd_train.seg
+	./fenci compile $(DATA)/lexicon/jieba-dict.txt --oov-corpus $(BUILD)/data/pd_train.seg -o $@
+
 # Fragments owned by their areas: benchmark, models/eval, fuzzing.
 -include bench/bench.mk
 -include models.mk

@@ -11,7 +11,7 @@
 
 #define FC_OOV_REC 20
 #define FC_OOV_ALPHA 2.0
-#define FC_OOV_HDR (4 + 4 * 4 + 16 * 4 + 4 * 4)
+#define FC_OOV_HDR (4 + 4 * 4)
 
 typedef struct fc_oov_cnt {
   uint32_t cp;
@@ -40,18 +40,16 @@ static float fc_get_f32(const uint8_t *p) {
  * corpus is a few MB, so simplicity wins over a hash table. */
 fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf *out, const fenci_alloc *a) {
   double (*bmp)[4] = fc_calloc(a, 0x10000, sizeof *bmp);
-  double start[4] = {0}, trans[4][4], tot[4] = {0};
+  double tot[4] = {0};
   fc_oov_cnt *recs = NULL;
   size_t nrec = 0, i, pos = 0;
-  int prev = -1, j, k;
+  int j;
   fenci_rc rc = FENCI_NOMEM;
   if (!bmp) return FENCI_NOMEM;
-  memset(trans, 0, sizeof trans);
   while (pos < len) {
     /* one word: a run of non-space bytes */
     size_t s, nch = 0, p2;
     while (pos < len && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r' || text[pos] == '\n')) {
-      if (text[pos] == '\n') prev = -1;
       pos++;
     }
     if (pos >= len) break;
@@ -77,9 +75,6 @@ fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf
       tag = nch == 1 ? FC_TAG_S : i == 0 ? FC_TAG_B : i + 1 == nch ? FC_TAG_E : FC_TAG_M;
       if (cp < 0x10000) bmp[cp][tag] += 1;
       tot[tag] += 1;
-      if (prev < 0) start[tag] += 1;
-      else trans[prev][tag] += 1;
-      prev = tag;
     }
   }
   for (i = 0; i < 0x10000; i++)
@@ -98,22 +93,8 @@ fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf
     }
   qsort(recs, nrec, sizeof *recs, fc_oov_cnt_cmp);
   if (fc_buf_u32(out, (uint32_t)nrec)) goto done;
-  {
-    double st = start[0] + start[1] + start[2] + start[3] + 4;
-    for (j = 0; j < 4; j++)
-      if (fc_put_f32(out, (float)log((start[j] + 1) / st))) goto done;
-    for (j = 0; j < 4; j++) {
-      double rt = trans[j][0] + trans[j][1] + trans[j][2] + trans[j][3];
-      for (k = 0; k < 4; k++) {
-        /* only B->M/E, M->M/E, E->B/S, S->B/S are possible */
-        int ok = (j == FC_TAG_B || j == FC_TAG_M) ? (k == FC_TAG_M || k == FC_TAG_E) : (k == FC_TAG_B || k == FC_TAG_S);
-        float v = ok && rt > 0 ? (float)log((trans[j][k] + 0.5) / (rt + 1)) : -1e30f;
-        if (fc_put_f32(out, v)) goto done;
-      }
-    }
-    for (j = 0; j < 4; j++)
-      if (fc_put_f32(out, (float)log(0.1 / (tot[j] + 0.1 * (double)nrec)))) goto done;
-  }
+  for (j = 0; j < 4; j++)
+    if (fc_put_f32(out, (float)log(0.1 / (tot[j] + 0.1 * (double)nrec)))) goto done;
   /* records hold log P(char | tag): for B, M and E, how likely the
    * character is in that position of a word the lexicon lacks */
   for (i = 0; i < nrec; i++) {
@@ -130,7 +111,7 @@ done:
 
 fenci_rc fc_oov_view(fc_oov *o, const uint8_t *data, size_t size, char *err, size_t errlen) {
   size_t i, n;
-  int j, k;
+  int j;
   memset(o, 0, sizeof *o);
   if (size < FC_OOV_HDR) {
     fc_errf(err, errlen, "HMMC section too short");
@@ -141,15 +122,9 @@ fenci_rc fc_oov_view(fc_oov *o, const uint8_t *data, size_t size, char *err, siz
     fc_errf(err, errlen, "HMMC section size does not match its %zu records", n);
     return FENCI_BADFORMAT;
   }
-  for (j = 0; j < 4; j++) o->start[j] = fc_get_f32(data + 4 + 4 * j);
-  for (j = 0; j < 4; j++)
-    for (k = 0; k < 4; k++) o->trans[j][k] = fc_get_f32(data + 20 + 16 * j + 4 * k);
-  for (j = 0; j < 4; j++) o->unk[j] = fc_get_f32(data + 84 + 4 * j);
-  /* NaN or positive log probabilities would break the search: refuse them */
   for (j = 0; j < 4; j++) {
-    if (!(o->start[j] <= 0) || !(o->unk[j] <= 0)) goto bad;
-    for (k = 0; k < 4; k++)
-      if (!(o->trans[j][k] <= 0)) goto bad;
+    o->unk[j] = fc_get_f32(data + 4 + 4 * (size_t)j);
+    if (!(o->unk[j] <= 0)) goto bad; /* NaN or a positive log probability */
   }
   o->tab = data + FC_OOV_HDR;
   o->n = n;

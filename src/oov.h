@@ -15,10 +15,8 @@
 #include "units.h"
 
 typedef struct fc_oov {
-  const uint8_t *tab;   /* n records of 20 bytes: u32 cp, f32 logp[4] */
+  const uint8_t *tab;   /* n records of 20 bytes: u32 cp, f32 log P(cp | tag)[4] */
   size_t n;             /* records, sorted by cp */
-  float start[4];       /* log P(first tag) */
-  float trans[4][4];    /* log P(tag | previous tag) */
   float unk[4];         /* log P(char | tag) for a character the table lacks */
 } fc_oov;
 
@@ -33,8 +31,8 @@ fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf
 /* Validates an HMMC section.  FENCI_OK or FENCI_BADFORMAT. */
 fenci_rc fc_oov_view(fc_oov *o, const uint8_t *data, size_t size, char *err, size_t errlen);
 
-/* log P(tag | character) for tags B, M, E, S (FC_TAG_*); the overall tag
- * distribution for a character the table lacks. */
+/* log P(character | tag) for tags B, M, E, S (FC_TAG_*): B/M/E over the
+ * words the lexicon lacks, S over the characters of lexicon words. */
 void fc_oov_lookup(const fc_oov *o, uint32_t cp, float lp[4]);
 
 #endif
