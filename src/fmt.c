@@ -449,8 +449,10 @@ fenci_rc fc_fmt_parse(fc_file *f, const void *buf, size_t len, int verify_crc, c
   }
   /* Magic first, so a foreign file gets a clear message even when short. */
   if (memcmp(p, fmt_magic, len < 8 ? len : 8) != 0) {
-    if (len >= 4 && memcmp(p + 1, "FNC", 3) == 0)
-      fc_errf(err, errlen, "damaged magic bytes (file copied in text mode?)");
+    /* The CR LF, ^Z and high-bit bytes exist to catch transfers that
+     * rewrite line ends or strip bit 7. */
+    if (len >= 4 && (p[0] & 0x7F) == 0x09 && memcmp(p + 1, "FNC", 3) == 0)
+      fc_errf(err, errlen, "damaged magic bytes (file copied in text mode or through a 7-bit channel?)");
     else
       fc_errf(err, errlen, "not a fenci model file (bad magic)");
     return FENCI_BADFORMAT;

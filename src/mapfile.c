@@ -89,15 +89,12 @@ fenci_rc fc_map_file(fc_mapping *m, const char *path, const fenci_alloc *a, char
       close(fd);
       return FENCI_IO;
     }
-    if (!S_ISREG(st.st_mode)) { /* pipes and devices: read what comes */
+    /* Pipes, devices and files that report size 0 (as /proc files do):
+     * read what comes; an empty read is "empty file". */
+    if (!S_ISREG(st.st_mode) || st.st_size <= 0) {
       rc = fc_map_read_fd(m, fd, 0, path, a, err, errlen);
       close(fd);
       return rc;
-    }
-    if (st.st_size <= 0) {
-      fc_errf(err, errlen, "%s: empty file", path);
-      close(fd);
-      return FENCI_BADFORMAT;
     }
     if ((unsigned long long)st.st_size > (unsigned long long)((size_t)-1 >> 1)) {
       fc_errf(err, errlen, "%s: file too large (%lld bytes)", path, (long long)st.st_size);
