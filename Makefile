@@ -22,7 +22,7 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit clean asan ubsan install bench eval models lexicon
+.PHONY: all check unit clean asan ubsan install uninstall bench eval models lexicon
 
 all: $(BUILD)/libfenci.a $(BUILD)/libfenci.so fenci
 
@@ -36,6 +36,9 @@ $(BUILD)/libfenci.a: $(LIB_OBJ)
 
 $(BUILD)/libfenci.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libfenci.so.$(SOVERSION) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The CLI looks for named models in $(PREFIX)/share/fenci after the build tree.
+$(BUILD)/cli/common.o: ALL_CFLAGS += -DFENCI_DATADIR='"$(PREFIX)/share/fenci"'
 
 fenci: $(CLI_OBJ) $(BUILD)/libfenci.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libfenci.a $(LDLIBS)
@@ -72,6 +75,25 @@ models/lexicon.fenci: fenci tools/pd2seg.sh
 -include bench/bench.mk
 -include models.mk
 -include fuzz/fuzz.mk
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/fenci $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 fenci $(DESTDIR)$(PREFIX)/bin/fenci
+	install -m 644 $(BUILD)/libfenci.a $(DESTDIR)$(PREFIX)/lib/libfenci.a
+	install -m 755 $(BUILD)/libfenci.so $(DESTDIR)$(PREFIX)/lib/libfenci.so.$(VERSION)
+	ln -sf libfenci.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libfenci.so.$(SOVERSION)
+	ln -sf libfenci.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libfenci.so
+	install -m 644 include/fenci.h $(DESTDIR)$(PREFIX)/include/fenci.h
+	install -m 644 models/*.fenci $(DESTDIR)$(PREFIX)/share/fenci/
+	install -m 644 docs/fenci.1 $(DESTDIR)$(PREFIX)/share/man/man1/fenci.1
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' fenci.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fenci.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/fenci $(DESTDIR)$(PREFIX)/lib/libfenci.* $(DESTDIR)$(PREFIX)/include/fenci.h \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/fenci.pc $(DESTDIR)$(PREFIX)/share/man/man1/fenci.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/fenci
 
 clean:
 	rm -rf build build-asan build-ubsan fenci
