@@ -1,0 +1,18 @@
+#!/bin/sh
+# tests/corrupt/run.sh - every truncation and 1,000 seeded random bit flips of
+# the compiled test models (see corrupt.c).  CORRUPT_SEED fixes the seed;
+# CORRUPT_LONG=1 (make fuzz) adds the shipped models/*.fenci.
+set -eu
+. tests/fault/build.sh
+fenci_test_cc "$BUILD/tests/corrupt" tests/corrupt/corrupt.c
+fenci_test_models
+seed=${CORRUPT_SEED:-$(date +%s)}
+set -- "$BUILD/tests/data/mini.fenci"
+[ -f "$BUILD/tests/data/mini-trained.fenci" ] && set -- "$@" "$BUILD/tests/data/mini-trained.fenci"
+"$BUILD/tests/corrupt" -s "$seed" -f 1000 "$@"
+if [ "${CORRUPT_LONG:-0}" = 1 ]; then
+  for m in models/*.fenci; do
+    [ -f "$m" ] && "$BUILD/tests/corrupt" -s "$seed" -f 1000 -t 4096 "$m"
+  done
+fi
+exit 0
