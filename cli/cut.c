@@ -110,10 +110,7 @@ static int cut_token(void *vctx, const fenci_token *t, const char *form, size_t 
   obuf *b = c->out;
   int extra = (t->flags & FENCI_TOK_EXTRA) != 0;
   size_t cs, ce;
-  if (c->cfg->format != FMT_JSON && t->kind == FENCI_KIND_SPACE) {
-    if (!extra) c->next_cstart += fc_count_chars(form, len);
-    return 0;
-  }
+  if (c->cfg->format != FMT_JSON && t->kind == FENCI_KIND_SPACE) return 0;
   switch (c->cfg->format) {
   case FMT_TEXT:
     if (c->ntok) ob_put(b, c->cfg->sep, c->cfg->seplen);
@@ -157,7 +154,6 @@ static int cut_token(void *vctx, const fenci_token *t, const char *form, size_t 
     ob_str(b, "}");
     break;
   }
-  if (!extra && c->cfg->format != FMT_JSON) c->next_cstart += fc_count_chars(form, len);
   c->ntok++;
   return 0;
 }

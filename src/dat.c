@@ -515,3 +515,32 @@ fail:
   fc_free(a, b.fails);
   return rc;
 }
+
+/* Prefix search that starts at an inner node: the first byte of s is the
+ * next edge after node.  Lets callers skip steps they have cached (the
+ * lexicon caches the node reached by each common first character).  Only
+ * prefixes that end on a UTF-8 character boundary are reported: lexicon
+ * keys are valid UTF-8, and skipping the other value probes saves a
+ * memory access per byte. */
+size_t fc_dat_prefix_from(const fc_dat *d, uint32_t node, const uint8_t *s, size_t len, fc_dat_match *out,
+                          size_t cap) {
+  const uint32_t *units = d->units;
+  size_t n = d->n_units, i, found = 0;
+  uint32_t v;
+  if (!units || !s) return 0;
+  if (len > DAT_MAX_KEY) len = DAT_MAX_KEY;
+  for (i = 0; i < len; i++) {
+    node = dat_child(units, n, node, s[i]);
+    if (node == DAT_NONE) break;
+    /* keys are whole UTF-8 words: no value can end before a continuation byte */
+    if (i + 1 < len && (s[i + 1] & 0xC0) == 0x80) continue;
+    if (dat_value_at(units, n, node, &v)) {
+      if (found < cap && out) {
+        out[found].len = (uint32_t)(i + 1);
+        out[found].value = v;
+      }
+      found++;
+    }
+  }
+  return found;
+}

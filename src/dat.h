@@ -42,6 +42,12 @@ fenci_rc fc_dat_check(const fc_dat *d, char *err, size_t errlen);
  * larger than cap; only cap are written). */
 size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match *out, size_t cap);
 
+/* Same, starting from an inner node (as reached by fc_dat_step); match
+ * lengths count from s; only matches ending before a byte that is not a
+ * UTF-8 continuation byte (or at the end of s) are reported. */
+size_t fc_dat_prefix_from(const fc_dat *d, uint32_t node, const uint8_t *s, size_t len, fc_dat_match *out,
+                          size_t cap);
+
 /* Exact lookup: 1 and *value if s[0..len) is a key, else 0. */
 int fc_dat_find(const fc_dat *d, const uint8_t *s, size_t len, uint32_t *value);
 

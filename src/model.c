@@ -33,6 +33,7 @@ void fenci_model_free(fenci_model *m) {
   fc_free(&a, (void *)m->tag_index);
   fc_free(&a, m->meta_copy);
   fc_free(&a, m->unk_lp);
+  fc_free(&a, m->first);
   if (m->map.data) fc_unmap(&m->map);
   fc_free(&a, m);
 }
@@ -126,6 +127,23 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
       m->unk_base = FC_UNK_BASE;
       m->unk_cap = FC_UNK_CAP;
 
+    }
+  }
+  /* the trie node after each common Han character, so the scan skips
+   * the first three (most frequent, least cache-friendly) steps */
+  m->first = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 2 * sizeof *m->first);
+  if (!m->first) return FENCI_NOMEM;
+  for (i = FC_UNK_LO; i <= FC_UNK_HI; i++) {
+    uint8_t u[4];
+    uint32_t node = 0;
+    size_t l = fc_utf8_encode((uint32_t)i, u);
+    for (k = 0; k < l; k++)
+      if (!fc_dat_step(&m->trie, &node, u[k])) break;
+    {
+      uint32_t v = FC_NO_NODE;
+      m->first[2 * (i - FC_UNK_LO)] = k == l ? node : FC_NO_NODE;
+      if (k == l && !fc_dat_value(&m->trie, node, &v)) v = FC_NO_NODE;
+      m->first[2 * (i - FC_UNK_LO) + 1] = v;
     }
   }
   rc = fc_segmodel_load(&m->seg, &m->file, &m->a, err, errlen);
@@ -228,22 +246,6 @@ fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
   }
   fenci_model_free(m);
   return rc;
-}
-
-/* Cost and tag of word w, sanitised so a corrupt table cannot poison the
- * best-path search (NaN or huge costs fall back to the unknown cost). */
-float fc_model_cost(const fenci_model *m, uint32_t w) {
-  float c;
-  if (w >= m->n_words) return m->oov_cost;
-  c = fc_rdf32((const uint8_t *)(m->cost + w));
-  return (c >= 0 && c < 1000) ? c : m->oov_cost;
-}
-
-uint16_t fc_model_tag(const fenci_model *m, uint32_t w) {
-  uint16_t t;
-  if (w >= m->n_words) return 0;
-  t = fc_rd16((const uint8_t *)(m->tag + w));
-  return t <= m->n_tags ? t : 0;
 }
 
 /* The tag id of a tag name, or 0. */

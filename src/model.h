@@ -4,6 +4,8 @@
 #ifndef FC_MODEL_H
 #define FC_MODEL_H
 
+#include <string.h>
+
 #include "fenci.h"
 #include "fmt.h"
 #include "dat.h"
@@ -12,6 +14,7 @@
 
 #define FC_UNK_LO 0x4E00u /* the unknown-word table covers the main CJK block */
 #define FC_UNK_HI 0x9FFFu
+#define FC_NO_NODE 0xFFFFFFFFu
 
 struct fenci_model {
   fenci_alloc a;          /* allocator the model was opened with */
@@ -34,6 +37,10 @@ struct fenci_model {
   double unk_base;        /* base cost of an unknown word */
   double unk_cap;         /* candidates costing more are not proposed */
   fc_segmodel *seg;       /* trained segmenter or NULL */
+  uint32_t *first;        /* FC_UNK_LO..FC_UNK_HI, two words each: the trie node after
+                           * the character's three bytes (FC_NO_NODE when no word
+                           * starts with it) and the character's own word index
+                           * (FC_NO_NODE when it is no word) */
 };
 
 /* The container the model was read from (for tools that copy sections). */
@@ -41,7 +48,22 @@ static inline const fc_file *fc_model_file(const fenci_model *m) { return &m->fi
 
 #endif
 
-/* Sanitised per-word lookups (word indexes come from the trie). */
-float fc_model_cost(const fenci_model *m, uint32_t w);
-uint16_t fc_model_tag(const fenci_model *m, uint32_t w);
+/* Sanitised per-word lookups (word indexes come from the trie): a corrupt
+ * table cannot poison the best-path search (NaN or huge costs fall back to
+ * the unknown cost, bad tag ids to 0). */
+static inline float fc_model_cost(const fenci_model *m, uint32_t w) {
+  uint32_t b;
+  float c;
+  if (w >= m->n_words) return m->oov_cost;
+  b = fc_rd32((const uint8_t *)(m->cost + w));
+  memcpy(&c, &b, 4);
+  return (c >= 0 && c < 1000) ? c : m->oov_cost;
+}
+
+static inline uint16_t fc_model_tag(const fenci_model *m, uint32_t w) {
+  uint16_t t;
+  if (w >= m->n_words) return 0;
+  t = fc_rd16((const uint8_t *)(m->tag + w));
+  return t <= m->n_tags ? t : 0;
+}
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len);

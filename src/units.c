@@ -217,7 +217,26 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
   const uint8_t *t = text + start;
   size_t rest = len - start;
   if (rest > 255) rest = 255;
-  nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
+  if (s->u[i].cls == FC_C_HAN && s->u[i].end - s->u[i].start == 3 && m->first) {
+    /* cached first character: continue from its node */
+    uint32_t cp = ((uint32_t)(t[0] & 0x0F) << 12) | ((uint32_t)(t[1] & 0x3F) << 6) | (t[2] & 0x3Fu);
+    const uint32_t *fe = cp >= FC_UNK_LO && cp <= FC_UNK_HI ? m->first + 2 * (cp - FC_UNK_LO) : NULL;
+    uint32_t node = fe ? fe[0] : FC_NO_NODE;
+    nl = 0;
+    if (node != FC_NO_NODE) {
+      size_t k;
+      if (fe[1] != FC_NO_NODE) {
+        lm[0].len = 3;
+        lm[0].value = fe[1];
+        nl = 1;
+      }
+      k = fc_dat_prefix_from(&m->trie, node, t + 3, rest - 3, lm + nl, FC_MAXM - nl);
+      if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+      for (; k > 0; k--, nl++) lm[nl].len += 3;
+    }
+  } else {
+    nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
+  }
   if (nl > FC_MAXM) nl = FC_MAXM;
   if (d && d->n_final) {
     nu = fc_dat_prefix(&d->trie, t, rest, um, FC_MAXM);
