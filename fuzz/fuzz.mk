@@ -20,7 +20,7 @@ FUZZ_CFLAGS         = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-
 FUZZ_LIB_OBJ        = $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS           = $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz_%)
 TSAN_BUILD          = build-tsan
-TSAN_CFLAGS         = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread -Iinclude -Isrc
+TSAN_CFLAGS         = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread -Iinclude -Isrc -fPIC
 TSAN_LIB_OBJ        = $(LIB_SRC:%.c=$(TSAN_BUILD)/%.o)
 
 .PHONY: fuzz fuzz-smoke fuzz-build tsan pathological-long corrupt-long
@@ -56,8 +56,10 @@ $(TSAN_BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/train/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(TSAN_CFLAGS) -c $< -o $@
 
-$(TSAN_BUILD)/conc: tests/concurrency/conc.c $(TSAN_LIB_OBJ)
-	$(FUZZ_CC) $(TSAN_CFLAGS) -o $@ $< $(TSAN_LIB_OBJ) -lm -lpthread
+$(TSAN_BUILD)/libfenci.a: $(TSAN_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
 
-tsan: $(TSAN_BUILD)/conc
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(TSAN_BUILD)/conc
+tsan: $(TSAN_BUILD)/libfenci.a fenci
+	BUILD=$(TSAN_BUILD) CC=$(FUZZ_CC) FENCI=./fenci TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	  sh tests/concurrency/run.sh

@@ -1,0 +1,198 @@
+/* conc.c - one model shared by 8 threads.  Every thread has its own taggers
+ * (one per mode, one with a user dictionary that all threads share frozen)
+ * and segments a rotating set of different texts; each result must equal
+ * the single-threaded one.  Built normally by make check and under
+ * ThreadSanitizer by `make tsan`.
+ *
+ * usage: conc [-r ROUNDS] MODEL.fenci... */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fenci.h"
+
+#define CC_THREADS 8
+#define CC_TEXTS 12
+#define CC_MODES 4
+
+static const unsigned cc_opts[CC_MODES] = {FENCI_MODE_DEFAULT, FENCI_MODE_SEARCH, FENCI_MODE_ALL, FENCI_OPT_FAST};
+
+typedef struct cc_shared {
+  const fenci_model *m;
+  fenci_dict *d;                      /* frozen before the threads start */
+  char *text[CC_TEXTS];
+  size_t len[CC_TEXTS];
+  uint64_t ref[CC_TEXTS][CC_MODES + 1]; /* single-threaded digests; [CC_MODES] = with the dict */
+  size_t ntok[CC_TEXTS][CC_MODES + 1];
+  int rounds;
+} cc_shared;
+
+typedef struct cc_thread {
+  cc_shared *s;
+  int id;
+  int errors;
+  pthread_t th;
+} cc_thread;
+
+typedef struct cc_digest {
+  uint64_t h;
+  size_t n;
+} cc_digest;
+
+static void cc_mix(uint64_t *h, uint64_t v) {
+  *h ^= v + 0x9E3779B97F4A7C15ull + (*h << 6) + (*h >> 2);
+  *h *= 0xFF51AFD7ED558CCDull;
+}
+
+static int cc_cb(void *ctx, const fenci_token *tok, const char *form, size_t form_len) {
+  cc_digest *d = ctx;
+  (void)form;
+  (void)form_len;
+  cc_mix(&d->h, tok->start);
+  cc_mix(&d->h, tok->end);
+  cc_mix(&d->h, ((uint64_t)tok->flags << 32) | ((uint64_t)tok->kind << 16) | tok->tag);
+  d->n++;
+  return 0;
+}
+
+static int cc_run(fenci_tagger *t, const char *text, size_t len, cc_digest *d) {
+  d->h = 1469598103934665603ull;
+  d->n = 0;
+  return fenci_segment(t, text, len, cc_cb, d) == FENCI_OK ? 0 : -1;
+}
+
+/* Texts that differ per index: sentences in varying order, with varying
+ * separators, some past the 64 KiB chunk size. */
+static char *cc_make_text(int k, size_t *len) {
+  static const char *const parts[] = {
+      "我们是中华人民共和国的大学生", "南京市长江大桥", "研究生命的起源", "他在北京大学生活了一个月",
+      "结婚的和尚未结婚的", "中文分词工具处理自然语言", "上海和北京都是大城市", "iPhone 15 costs $999.99",
+      "see https://example.com/a?b=c", "mail a@b.cn", "５０％ 1,234.5 Ｃ＋＋", "\xff\xfe"};
+  static const char *const seps[] = {"。", "，", "\n", " ", "！", ""};
+  size_t target = (k % 3 == 0) ? 90000 : 3000 + (size_t)k * 1700, n = 0, cap = target + 256;
+  char *t = malloc(cap);
+  uint64_t x = (uint64_t)k * 2654435761u + 7;
+  if (!t) abort();
+  while (n < target) {
+    const char *p, *s;
+    size_t pl, sl;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    p = parts[x % 12];
+    s = seps[(x >> 8) % 6];
+    pl = strlen(p);
+    sl = strlen(s);
+    memcpy(t + n, p, pl);
+    n += pl;
+    memcpy(t + n, s, sl);
+    n += sl;
+  }
+  *len = n;
+  return t;
+}
+
+static void *cc_worker(void *arg) {
+  cc_thread *th = arg;
+  cc_shared *s = th->s;
+  fenci_tagger *t[CC_MODES + 1];
+  int i, r;
+  for (i = 0; i <= CC_MODES; i++) {
+    t[i] = NULL;
+    if (fenci_tagger_new(&t[i], s->m, i < CC_MODES ? cc_opts[i] : FENCI_MODE_DEFAULT) != FENCI_OK ||
+        (i == CC_MODES && fenci_tagger_set_dict(t[i], s->d) != FENCI_OK)) {
+      th->errors++;
+      return NULL;
+    }
+  }
+  for (r = 0; r < s->rounds; r++) {
+    int k = (th->id * 5 + r) % CC_TEXTS;
+    int mi = (th->id + r) % (CC_MODES + 1);
+    cc_digest d;
+    if (cc_run(t[mi], s->text[k], s->len[k], &d) != 0 || d.h != s->ref[k][mi] || d.n != s->ntok[k][mi]) {
+      fprintf(stderr, "FAIL: thread %d round %d text %d mode %d: %zu tokens, expected %zu\n", th->id, r, k, mi, d.n,
+              s->ntok[k][mi]);
+      th->errors++;
+    }
+  }
+  for (i = 0; i <= CC_MODES; i++) fenci_tagger_free(t[i]);
+  return NULL;
+}
+
+static int cc_model(const char *path, int rounds) {
+  cc_shared s;
+  cc_thread th[CC_THREADS];
+  fenci_model *m = NULL;
+  char err[256];
+  int k, i, errors = 0;
+  memset(&s, 0, sizeof s);
+  if (fenci_model_open(&m, path, NULL, err, sizeof err) != FENCI_OK) {
+    fprintf(stderr, "FAIL: %s\n", err);
+    return 1;
+  }
+  s.m = m;
+  s.rounds = rounds;
+  if (fenci_dict_new(&s.d, m, NULL) != FENCI_OK ||
+      fenci_dict_load_text(s.d, "长江大桥\n和尚 100 n\n大城市\nk8s 5\n", strlen("长江大桥\n和尚 100 n\n大城市\nk8s 5\n"),
+                           err, sizeof err) != FENCI_OK) {
+    fprintf(stderr, "FAIL: dict\n");
+    return 1;
+  }
+  for (k = 0; k < CC_TEXTS; k++) s.text[k] = cc_make_text(k, &s.len[k]);
+  /* single-threaded references; attaching the dict freezes it */
+  for (i = 0; i <= CC_MODES; i++) {
+    fenci_tagger *t = NULL;
+    if (fenci_tagger_new(&t, m, i < CC_MODES ? cc_opts[i] : FENCI_MODE_DEFAULT) != FENCI_OK ||
+        (i == CC_MODES && fenci_tagger_set_dict(t, s.d) != FENCI_OK)) {
+      fprintf(stderr, "FAIL: tagger\n");
+      return 1;
+    }
+    for (k = 0; k < CC_TEXTS; k++) {
+      cc_digest d;
+      if (cc_run(t, s.text[k], s.len[k], &d) != 0) {
+        fprintf(stderr, "FAIL: reference segmentation\n");
+        return 1;
+      }
+      s.ref[k][i] = d.h;
+      s.ntok[k][i] = d.n;
+    }
+    fenci_tagger_free(t);
+  }
+  for (i = 0; i < CC_THREADS; i++) {
+    th[i].s = &s;
+    th[i].id = i;
+    th[i].errors = 0;
+    if (pthread_create(&th[i].th, NULL, cc_worker, &th[i]) != 0) {
+      fprintf(stderr, "FAIL: pthread_create\n");
+      return 1;
+    }
+  }
+  for (i = 0; i < CC_THREADS; i++) {
+    pthread_join(th[i].th, NULL);
+    errors += th[i].errors;
+  }
+  printf("  %s (%s): %d threads x %d rounds over %d texts: %s\n", path,
+         fenci_model_has_weights(m) ? "trained" : "lexicon", CC_THREADS, rounds, CC_TEXTS,
+         errors ? "MISMATCH" : "all equal to single-threaded");
+  for (k = 0; k < CC_TEXTS; k++) free(s.text[k]);
+  fenci_dict_free(s.d);
+  fenci_model_free(m);
+  return errors ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  int i = 1, rounds = 40, fail = 0;
+  if (argc > 2 && strcmp(argv[1], "-r") == 0) {
+    rounds = atoi(argv[2]);
+    i = 3;
+  }
+  if (i >= argc) {
+    fprintf(stderr, "usage: conc [-r ROUNDS] MODEL.fenci...\n");
+    return 2;
+  }
+  for (; i < argc; i++) fail |= cc_model(argv[i], rounds);
+  printf("concurrency: %s\n", fail ? "FAILED" : "all passed");
+  return fail;
+}
