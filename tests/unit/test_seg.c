@@ -195,6 +195,7 @@ static void test_stop_into(void) {
   INT_EQ(fenci_segment_into(t, s, strlen(s), full, 64, &n), FENCI_OK);
   STR_EQ(fenci_tagger_errmsg(t), "");
   OK(n > 5, "%zu tokens", n);
+  memset(part, 0, sizeof part);
   INT_EQ(fenci_segment_into(t, s, strlen(s), part, 2, &n2), FENCI_TOOSMALL);
   INT_EQ(n2, n);
   for (i = 0; i < 2; i++) {
