@@ -236,5 +236,32 @@ rm -f "$TMP/stdin"
 runs=$((runs + 1))
 tr -d ' ' <"$TMP/j1.text" | cmp -s - "$TMP/big.txt" || fail "text output without separators differs from the input"
 
+# ------------------------------------------------------------- trained path
+# A tiny model trained on our own sentences: the trained segmenter must be
+# lossless too, -j 2 must equal -j 1, and --fast must give the lexicon path.
+cat >"$TMP/corpus.txt" <<'EOF'
+我们 喜欢 自然语言处理 。
+今天 天气 很 好 ， 我们 去 公园 散步 。
+他 在 图书馆 读书 ， 研究 生命 科学 。
+中华人民共和国 成立 了 。
+我们 研究 自然 语言 ， 也 研究 生命 。
+今天 他 很 喜欢 读书 。
+研究生 在 图书馆 研究 语言 。
+EOF
+runs=$((runs + 1))
+if "$FENCI" train --lexicon "$M" --train "$TMP/corpus.txt" --iters 3 --min-count 1 -o "$TMP/tr.fenci" >/dev/null 2>"$TMP/err"; then
+  run "trained -j 1" 0 - -- cut -q -m "$TMP/tr.fenci" "$TMP/big.txt"
+  mv "$TMP/out" "$TMP/tr1.text"
+  run "trained -j 2" 0 - -- cut -q -j 2 -m "$TMP/tr.fenci" "$TMP/big.txt"
+  same "trained -j 2 vs -j 1" "$TMP/tr1.text" "$TMP/out"
+  runs=$((runs + 1))
+  tr -d ' ' <"$TMP/tr1.text" | cmp -s - "$TMP/big.txt" || fail "trained: output without separators differs from the input"
+  [ "$(wc -l <"$TMP/tr1.text")" -eq "$in_lines" ] || fail "trained: line count changed"
+  run "trained --fast" 0 - -- cut -q --fast -m "$TMP/tr.fenci" "$TMP/big.txt"
+  same "trained --fast vs lexicon model" "$TMP/j1.text" "$TMP/out"
+else
+  fail "fenci train on a tiny corpus failed: $(head -3 "$TMP/err")"
+fi
+
 echo "test_cut.sh: $runs checks, $fails failed"
 [ "$fails" -eq 0 ]
