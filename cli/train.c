@@ -16,7 +16,7 @@ static void train_usage(FILE *f) {
   fprintf(f,
           "usage: fenci train --lexicon LEX.fenci --train FILE [--format pd|msr|ctb|seg]\n"
           "                   [--dev FILE [--dev-format F]] [--iters N] [--seed S]\n"
-          "                   [--templates LIST] [--min-count N] [--prune N] [--patience N]\n"
+          "                   [--templates LIST] [--min-count N] [--prune N] [--patience N] [--folds N]\n"
           "                   [--meta KEY=VALUE]... -o OUT.fenci\n"
           "Trains the B/M/E/S averaged-perceptron segmenter on a segmented corpus and\n"
           "writes OUT = the lexicon model plus the trained weights.  Progress goes to stderr.\n"
@@ -28,10 +28,13 @@ static void train_usage(FILE *f) {
           "  --iters       iterations at most (default 10)\n"
           "  --seed        shuffling seed (default 1); same data and seed => same bytes\n"
           "  --templates   feature groups, comma-separated, of: uni bi skip tri lex lexu cls\n"
-          "                rep, or 'default', 'all' (default: uni,bi,skip,lex,cls,rep)\n"
+          "                rep mm mmu tlex tlexu, or 'default', 'all'\n"
+          "                (default: uni,bi,skip,lex,cls,rep)\n"
           "  --min-count   drop features seen fewer times in training (default 2)\n"
           "  --prune       zero quantised weights with |w| <= N (default 0)\n"
           "  --patience    stop after N iterations without a dev gain (default 0: never)\n"
+          "  --folds       jackknife folds for the training-word lexicon (tlex, tlexu;\n"
+          "                default 10)\n"
           "  --meta        extra META line, e.g. --meta corpus=pd1998-01 (repeatable)\n");
 }
 
@@ -122,6 +125,9 @@ int fc_cmd_train(int argc, char **argv) {
     } else if (!strcmp(a, "--prune")) {
       if (train_num(a, val, 30000, &v)) return 2;
       o.prune = (int)v;
+    } else if (!strcmp(a, "--folds")) {
+      if (train_num(a, val, 100, &v) || v < 2) return 2;
+      o.folds = (int)v;
     } else if (!strcmp(a, "--patience")) {
       if (train_num(a, val, 1000, &v)) return 2;
       o.patience = (int)v;

@@ -15,6 +15,10 @@ const fc_feat_type fc_feat_types[FC_G_NTYPES] = {
     {"lexu", 1, {0, 0, 0, 0, 0}},
     {"cls", 1, {0, 0, 0, 0, 0}},
     {"rep", 1, {0, 0, 0, 0, 0}},
+    {"mm", 3, {-1, 0, 1, 0, 0}},
+    {"mmu", 1, {0, 0, 0, 0, 0}},
+    {"tlex", 3, {-1, 0, 1, 0, 0}},
+    {"tlexu", 1, {0, 0, 0, 0, 0}},
 };
 
 /* Symbols above the Unicode range. */
@@ -110,15 +114,38 @@ static void fc_feat_unit(const fc_unit *u, uint32_t *sym, uint8_t *cls) {
   }
 }
 
+/* Tags units [i, i+len) as one word into bits shift..shift+1 of c. */
+static void fc_feat_mmword(uint8_t *c, size_t i, size_t len, int shift) {
+  size_t k;
+  for (k = 0; k < len; k++) {
+    int tag = len == 1 ? FC_TAG_S : k == 0 ? FC_TAG_B : k + 1 == len ? FC_TAG_E : FC_TAG_M;
+    c[i + k] = (uint8_t)((c[i + k] & ~(3 << shift)) | (tag << shift));
+  }
+}
+
 void fc_feat_symbols(const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls) {
   size_t i;
-  uint8_t dummy;
+  uint8_t *c = cls + FC_FEAT_PAD;
   for (i = 0; i < FC_FEAT_PAD; i++) {
     sym[i] = FC_SYM_BOS;
     sym[n + FC_FEAT_PAD + i] = FC_SYM_EOS;
-    if (cls) cls[i] = cls[n + FC_FEAT_PAD + i] = FC_FC_PAD;
+    cls[i] = cls[n + FC_FEAT_PAD + i] = FC_FC_PAD;
   }
-  for (i = 0; i < n; i++) fc_feat_unit(&u[i], &sym[i + FC_FEAT_PAD], cls ? &cls[i + FC_FEAT_PAD] : &dummy);
+  for (i = 0; i < n; i++) fc_feat_unit(&u[i], &sym[i + FC_FEAT_PAD], &c[i]);
+  /* forward maximum matching over lb */
+  for (i = 0; i < n;) {
+    size_t len = u[i].lb ? u[i].lb : 1;
+    if (len > n - i) len = n - i;
+    fc_feat_mmword(c, i, len, 4);
+    i += len;
+  }
+  /* backward maximum matching over le */
+  for (i = n; i > 0;) {
+    size_t len = u[i - 1].le ? u[i - 1].le : 1;
+    if (len > i) len = i;
+    fc_feat_mmword(c, i - len, len, 6);
+    i -= len;
+  }
 }
 
 /* splitmix64's finaliser: a bijection with good avalanche. */
@@ -140,10 +167,20 @@ static uint64_t fc_feat_hash(int t, uint64_t a, uint64_t b, uint64_t c) {
 
 static unsigned fc_feat_cap(unsigned v, unsigned cap) { return v < cap ? v : cap; }
 
-uint64_t fc_feat_key(int t, const fc_unit *u, size_t n, const uint32_t *sym, const uint8_t *cls,
-                     ptrdiff_t j) {
-  const uint32_t *s = sym + FC_FEAT_PAD + j; /* s[0] is the anchor's symbol */
-  const uint8_t *k = cls + FC_FEAT_PAD + j;
+void fc_feat_sym_bytes(const uint32_t *sym, size_t n, uint8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    out[3 * i] = (uint8_t)(sym[i] >> 16);
+    out[3 * i + 1] = (uint8_t)(sym[i] >> 8);
+    out[3 * i + 2] = (uint8_t)sym[i];
+  }
+}
+
+uint64_t fc_feat_key(int t, const fc_feat_ctx *c, ptrdiff_t j) {
+  const uint32_t *s = c->sym + FC_FEAT_PAD + j; /* s[0] is the anchor's symbol */
+  const uint8_t *k = c->cls + FC_FEAT_PAD + j;
+  const fc_unit *u = c->u;
+  size_t n = c->n;
   int inside = j >= 0 && (size_t)j < n;
   switch (t) {
   case FC_G_UNI: return fc_feat_hash(t, s[0], 0, 0);
@@ -156,13 +193,31 @@ uint64_t fc_feat_key(int t, const fc_unit *u, size_t n, const uint32_t *sym, con
   case FC_G_LEXU:
     if (!inside) return 0;
     return fc_feat_hash(t, s[0], fc_feat_cap(u[j].lb, 4), fc_feat_cap(u[j].le, 4));
-  case FC_G_CLS: return fc_feat_hash(t, k[-1], k[0], k[1]);
+  case FC_G_CLS: return fc_feat_hash(t, k[-1] & 15u, k[0] & 15u, k[1] & 15u);
   case FC_G_REP: {
     unsigned bits = (unsigned)(s[0] == s[-1]) | (unsigned)(s[0] == s[1]) << 1 |
                     (unsigned)(s[-1] == s[1]) << 2 | (unsigned)(s[0] == s[-2]) << 3 |
                     (unsigned)(s[0] == s[2]) << 4;
     if (!inside) return 0;
-    return fc_feat_hash(t, bits, k[0], 0);
+    return fc_feat_hash(t, bits, k[0] & 15u, 0);
+  }
+  case FC_G_MM:
+    if (!inside) return fc_feat_hash(t, 99, 0, 0);
+    return fc_feat_hash(t, k[0] >> 4, 0, 0);
+  case FC_G_MMU:
+    if (!inside) return 0;
+    return fc_feat_hash(t, s[0], k[0] >> 4, 0);
+  case FC_G_TLEX: {
+    const uint8_t *l;
+    if (!inside || !c->l2) return fc_feat_hash(t, 99, 0, 0);
+    l = c->l2 + 3 * j;
+    return fc_feat_hash(t, fc_feat_cap(l[0], 7), fc_feat_cap(l[1], 7), fc_feat_cap(l[2], 7));
+  }
+  case FC_G_TLEXU: {
+    const uint8_t *l;
+    if (!inside || !c->l2) return 0;
+    l = c->l2 + 3 * j;
+    return fc_feat_hash(t, s[0], fc_feat_cap(l[0], 4), fc_feat_cap(l[1], 4));
   }
   default: return 0;
   }

@@ -35,6 +35,10 @@ enum {
   FC_G_LEXU,    /* C_j with lb_j, le_j         block at j                                */
   FC_G_CLS,     /* classes T_j-1 T_j T_j+1     block at j                                */
   FC_G_REP,     /* repetitions around j        block at j                                */
+  FC_G_MM,      /* forward/backward maximum-matching tags of j  blocks at j-1..j+1     */
+  FC_G_MMU,     /* C_j with its maximum-matching tags           block at j             */
+  FC_G_TLEX,    /* training-word lexicon lengths lb2 le2 lm2    blocks at j-1..j+1     */
+  FC_G_TLEXU,   /* C_j with lb2_j, le2_j                        block at j             */
   FC_G_NTYPES
 };
 
@@ -53,14 +57,30 @@ extern const fc_feat_type fc_feat_types[FC_G_NTYPES];
 
 /* Symbols of the units u[0..n), written to sym[FC_FEAT_PAD .. FC_FEAT_PAD+n),
  * with begin/end padding symbols around them; sym holds n + 2*FC_FEAT_PAD
- * entries.  cls likewise receives the feature classes (may be NULL). */
+ * entries.  cls likewise receives, per unit, the feature class (low 4 bits)
+ * and the B/M/E/S tags that forward (bits 4-5) and backward (bits 6-7)
+ * maximum matching with the lexicon lengths lb/le would give. */
 void fc_feat_symbols(const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls);
 
-/* The key of group type t anchored at unit j (0 <= j+FC_FEAT_PAD < n+2*PAD):
- * sym/cls as filled by fc_feat_symbols, u/n the units (lexicon fields).
+/* What the keys of one run of units are computed from. */
+typedef struct fc_feat_ctx {
+  const fc_unit *u;     /* the units (lexicon fields lb/le/lm) */
+  size_t n;             /* number of units */
+  const uint32_t *sym;  /* n + 2*FC_FEAT_PAD symbols from fc_feat_symbols */
+  const uint8_t *cls;   /* n + 2*FC_FEAT_PAD classes from fc_feat_symbols */
+  const uint8_t *l2;    /* 3 per unit: lb2 le2 lm2 from the training-word lexicon, or NULL */
+} fc_feat_ctx;
+
+/* The key of group type t anchored at unit j (0 <= j+FC_FEAT_PAD < n+2*PAD).
  * Returns 0 when the group does not exist at this anchor (never a real key). */
-uint64_t fc_feat_key(int t, const fc_unit *u, size_t n, const uint32_t *sym, const uint8_t *cls,
-                     ptrdiff_t j);
+uint64_t fc_feat_key(int t, const fc_feat_ctx *c, ptrdiff_t j);
+
+/* The training-word lexicon (section SEGL) is a trie over words spelled in
+ * symbols, each symbol as FC_FEAT_SYMB big-endian bytes, so that it sees
+ * units exactly as the features do (every number is the same symbol). */
+#define FC_FEAT_SYMB 3
+#define FC_FEAT_TLEX_MAX 15 /* longest word in units */
+void fc_feat_sym_bytes(const uint32_t *sym, size_t n, uint8_t *out);
 
 /* Range of anchors of type t that score some unit of [0, n): [*lo, *hi). */
 void fc_feat_anchors(int t, size_t n, ptrdiff_t *lo, ptrdiff_t *hi);
@@ -75,5 +95,10 @@ unsigned fc_feat_parse_mask(const char *s);
  * are forced to S.  bp: n*4 bytes of scratch.  Writes tags[0..n). */
 void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const int32_t *start,
                     const int32_t *end, const fc_unit *u, uint8_t *bp, uint8_t *tags);
+
+/* Fills l2 (3 per unit: lb2 le2 lm2) for n units whose symbol bytes are sb
+ * from the training-word trie d (a struct fc_dat). */
+struct fc_dat;
+void fc_seg_tlex(const struct fc_dat *d, const uint8_t *sb, size_t n, uint8_t *l2);
 
 #endif

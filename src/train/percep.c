@@ -16,11 +16,13 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "alloc.h"
 #include "buf.h"
+#include "dat.h"
 #include "feat.h"
 #include "model.h"
 #include "segmodel.h"
@@ -33,6 +35,7 @@ void fc_train_opts_init(fc_train_opts *o) {
   o->seed = 1;
   o->mask = FC_FEAT_DEFAULT_MASK;
   o->min_count = 2;
+  o->folds = 10;
 }
 
 double fc_prf_f1(const fc_prf *s) {
@@ -105,6 +108,7 @@ typedef struct fc_tdata {
   size_t n_u, cap_u;
   size_t *su;       /* n_sent + 1 offsets into u */
   uint8_t *gold;    /* gold tag per unit */
+  uint8_t *l2;      /* 3 per unit: jackknifed training-lexicon lengths, or NULL */
   int32_t *gid;     /* group ids: per sentence, per type in mask, per anchor */
   size_t *sg;       /* n_sent + 1 offsets into gid */
   size_t n_sent;
@@ -114,6 +118,7 @@ static void fc_tdata_free(fc_tdata *d, const fenci_alloc *a) {
   fc_free(a, d->u);
   fc_free(a, d->su);
   fc_free(a, d->gold);
+  fc_free(a, d->l2);
   fc_free(a, d->gid);
   fc_free(a, d->sg);
   memset(d, 0, sizeof *d);
@@ -242,12 +247,18 @@ static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) 
         rc = FENCI_NOMEM;
         break;
       }
+      fc_feat_ctx cx;
+      cx.u = u;
+      cx.n = n;
+      cx.sym = sb.sym;
+      cx.cls = sb.cls;
+      cx.l2 = d->l2 ? d->l2 + 3 * d->su[s] : NULL;
       for (k = 0; k < tr->n_types; k++) {
         int t = tr->types[k];
         ptrdiff_t j, lo, hi;
         fc_feat_anchors(t, n, &lo, &hi);
         for (j = lo; j < hi; j++, g++) {
-          uint64_t key = fc_feat_key(t, u, n, sb.sym, sb.cls, j);
+          uint64_t key = fc_feat_key(t, &cx, j);
           size_t slot;
           if (!key) {
             if (pass) d->gid[g] = -1;
@@ -299,6 +310,187 @@ static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) 
     if (!tr->w[t] || !tr->acc[t]) return FENCI_NOMEM;
   }
   return FENCI_OK;
+}
+
+/* ------------------------------------------------------------ training-word lexicon */
+
+/* The words of the training corpus, spelled in unit symbols, become a
+ * second lexicon.  Its features must not be learnt from a lexicon that
+ * contains every training word (they would look infallible), so the
+ * training units get their lb2/le2/lm2 by JACKKNIFING: sentence s belongs to
+ * fold s % folds and sees only words that occur in the other folds.  The
+ * shipped trie (SEGL) has every training word. */
+typedef struct fc_wmap {
+  uint64_t *key;   /* hash of the symbol string, 0 = empty */
+  uint32_t *idx;   /* word index */
+  size_t cap;
+} fc_wmap;
+
+static uint64_t fc_wstep(uint64_t h, uint32_t sym) {
+  uint64_t x = h ^ ((uint64_t)sym * 0x9E3779B97F4A7C15u);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9u;
+  x ^= x >> 29;
+  return x ? x : 1;
+}
+
+static size_t fc_wmap_slot(const fc_wmap *m, uint64_t key) {
+  size_t mask = m->cap - 1, i = (size_t)(key >> 17) & mask;
+  while (m->key[i] && m->key[i] != key) i = (i + 1) & mask;
+  return i;
+}
+
+typedef struct fc_wlist {
+  const uint8_t *bytes; /* symbol bytes, into a buffer */
+  size_t len;
+} fc_wlist;
+
+static int fc_wlist_cmp(const void *x, const void *y) {
+  const fc_wlist *a = x, *b = y;
+  size_t n = a->len < b->len ? a->len : b->len;
+  int c = memcmp(a->bytes, b->bytes, n);
+  if (c) return c;
+  return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint8_t **segl, size_t *segl_len) {
+  fc_wmap m = {NULL, NULL, 0};
+  uint32_t *cnt = NULL;      /* (folds + 1) per word: per fold, then total */
+  size_t n_words = 0, cap_cnt = 0, s, cap_bytes = 0, bytes_len = 0, i;
+  size_t *woff = NULL, cap_woff = 0;
+  uint8_t *bytes = NULL;
+  fc_symbuf sb = {NULL, NULL, 0};
+  fenci_rc rc = FENCI_OK;
+  int pass;
+  if (folds < 2) folds = 2;
+  m.cap = (size_t)1 << 18;
+  m.key = fc_calloc(a, m.cap, sizeof *m.key);
+  m.idx = fc_calloc(a, m.cap, sizeof *m.idx);
+  d->l2 = fc_calloc(a, d->n_u ? d->n_u * 3 : 1, 1);
+  if (!m.key || !m.idx || !d->l2) rc = FENCI_NOMEM;
+  /* pass 0 counts the gold words, pass 1 looks every span up */
+  for (pass = 0; pass < 2 && rc == FENCI_OK; pass++) {
+    for (s = 0; s < d->n_sent && rc == FENCI_OK; s++) {
+      const fc_unit *u = d->u + d->su[s];
+      const uint8_t *gold = d->gold + d->su[s];
+      size_t n = d->su[s + 1] - d->su[s], fold = s % (size_t)folds, w0;
+      if (fc_symbuf_fill(&sb, a, u, n)) {
+        rc = FENCI_NOMEM;
+        break;
+      }
+      if (pass == 0) {
+        for (w0 = 0; w0 < n;) {
+          size_t w1 = w0 + 1;
+          uint64_t h = 0;
+          while (w1 < n && gold[w1 - 1] != FC_TAG_E && gold[w1 - 1] != FC_TAG_S) w1++;
+          if (w1 - w0 <= FC_FEAT_TLEX_MAX) {
+            size_t slot;
+            for (i = w0; i < w1; i++) h = fc_wstep(h, sb.sym[FC_FEAT_PAD + i]);
+            slot = fc_wmap_slot(&m, h);
+            if (!m.key[slot]) {
+              void *p = cnt, *q = bytes, *r = woff;
+              if (n_words * 2 + 2 > m.cap) { /* grow the map */
+                fc_wmap nm;
+                size_t k;
+                nm.cap = m.cap * 2;
+                nm.key = fc_calloc(a, nm.cap, sizeof *nm.key);
+                nm.idx = fc_calloc(a, nm.cap, sizeof *nm.idx);
+                if (!nm.key || !nm.idx) {
+                  fc_free(a, nm.key);
+                  fc_free(a, nm.idx);
+                  rc = FENCI_NOMEM;
+                  break;
+                }
+                for (k = 0; k < m.cap; k++)
+                  if (m.key[k]) {
+                    size_t z = fc_wmap_slot(&nm, m.key[k]);
+                    nm.key[z] = m.key[k];
+                    nm.idx[z] = m.idx[k];
+                  }
+                fc_free(a, m.key);
+                fc_free(a, m.idx);
+                m = nm;
+                slot = fc_wmap_slot(&m, h);
+              }
+              if (fc_grow(a, &p, &cap_cnt, (n_words + 1) * (size_t)(folds + 1), sizeof *cnt) ||
+                  fc_grow(a, &q, &cap_bytes, bytes_len + (w1 - w0) * FC_FEAT_SYMB, 1) ||
+                  fc_grow(a, &r, &cap_woff, n_words + 2, sizeof *woff)) {
+                if (p) cnt = p;
+                if (q) bytes = q;
+                if (r) woff = r;
+                rc = FENCI_NOMEM;
+                break;
+              }
+              cnt = p;
+              bytes = q;
+              woff = r;
+              memset(cnt + n_words * (size_t)(folds + 1), 0, (size_t)(folds + 1) * sizeof *cnt);
+              fc_feat_sym_bytes(sb.sym + FC_FEAT_PAD + w0, w1 - w0, bytes + bytes_len);
+              woff[n_words] = bytes_len;
+              bytes_len += (w1 - w0) * FC_FEAT_SYMB;
+              woff[n_words + 1] = bytes_len;
+              m.key[slot] = h;
+              m.idx[slot] = (uint32_t)n_words++;
+            }
+            cnt[m.idx[slot] * (size_t)(folds + 1) + fold]++;
+            cnt[m.idx[slot] * (size_t)(folds + 1) + (size_t)folds]++;
+          }
+          w0 = w1;
+        }
+      } else {
+        uint8_t *l2 = d->l2 + 3 * d->su[s];
+        for (w0 = 0; w0 < n; w0++) {
+          uint64_t h = 0;
+          size_t len;
+          for (len = 1; len <= FC_FEAT_TLEX_MAX && w0 + len <= n; len++) {
+            size_t slot, x;
+            const uint32_t *c;
+            h = fc_wstep(h, sb.sym[FC_FEAT_PAD + w0 + len - 1]);
+            slot = fc_wmap_slot(&m, h);
+            if (!m.key[slot]) continue;
+            c = cnt + m.idx[slot] * (size_t)(folds + 1);
+            if (c[folds] - c[fold] == 0) continue; /* only in this fold */
+            if (len > l2[3 * w0]) l2[3 * w0] = (uint8_t)len;
+            if (len > l2[3 * (w0 + len - 1) + 1]) l2[3 * (w0 + len - 1) + 1] = (uint8_t)len;
+            for (x = w0 + 1; x + 1 < w0 + len; x++)
+              if (len > l2[3 * x + 2]) l2[3 * x + 2] = (uint8_t)len;
+          }
+        }
+      }
+    }
+  }
+  if (rc == FENCI_OK) {
+    fc_wlist *wl = fc_malloc(a, (n_words ? n_words : 1) * sizeof *wl);
+    const uint8_t **keys = fc_malloc(a, (n_words ? n_words : 1) * sizeof *keys);
+    size_t *lens = fc_malloc(a, (n_words ? n_words : 1) * sizeof *lens);
+    uint32_t *vals = fc_malloc(a, (n_words ? n_words : 1) * sizeof *vals);
+    if (!wl || !keys || !lens || !vals) rc = FENCI_NOMEM;
+    else {
+      for (i = 0; i < n_words; i++) {
+        wl[i].bytes = bytes + woff[i];
+        wl[i].len = woff[i + 1] - woff[i];
+      }
+      qsort(wl, n_words, sizeof *wl, fc_wlist_cmp);
+      for (i = 0; i < n_words; i++) {
+        keys[i] = wl[i].bytes;
+        lens[i] = wl[i].len;
+        vals[i] = (uint32_t)i;
+      }
+      rc = fc_dat_build(a, keys, lens, vals, n_words, segl, segl_len);
+    }
+    fc_free(a, wl);
+    fc_free(a, keys);
+    fc_free(a, lens);
+    fc_free(a, vals);
+  }
+  fc_free(a, m.key);
+  fc_free(a, m.idx);
+  fc_free(a, cnt);
+  fc_free(a, bytes);
+  fc_free(a, woff);
+  fc_free(a, sb.sym);
+  fc_free(a, sb.cls);
+  return rc;
 }
 
 /* Emission scores of sentence s with the current (not averaged) weights. */
@@ -550,8 +742,8 @@ static void fc_train_score(const fc_corpus *c, size_t s, const fc_unit *u, size_
 }
 
 static fenci_rc fc_train_eval(const fc_tdata *dv, const fc_corpus *dev, const uint8_t *segh, size_t segh_len,
-                              const uint8_t *segw, size_t segw_len, const fenci_alloc *a, fc_prf *sc,
-                              char *err, size_t errlen) {
+                              const uint8_t *segw, size_t segw_len, const uint8_t *segl, size_t segl_len,
+                              const fenci_alloc *a, fc_prf *sc, char *err, size_t errlen) {
   fc_file f;
   fc_segmodel *sm = NULL;
   fc_segscratch *ss = NULL;
@@ -567,6 +759,12 @@ static fenci_rc fc_train_eval(const fc_tdata *dv, const fc_corpus *dev, const ui
   memcpy(f.sec[1].tag, "SEGW", 4);
   f.sec[1].data = segw;
   f.sec[1].size = segw_len;
+  if (segl) {
+    f.n_sections = 3;
+    memcpy(f.sec[2].tag, "SEGL", 4);
+    f.sec[2].data = segl;
+    f.sec[2].size = segl_len;
+  }
   rc = fc_segmodel_load(&sm, &f, a, err, errlen);
   if (rc == FENCI_OK && !sm) rc = FENCI_BADFORMAT;
   if (rc == FENCI_OK) rc = fc_segscratch_new(&ss, a);
@@ -627,6 +825,7 @@ static void fc_train_mask_names(unsigned mask, char *out, size_t outlen) {
 void fc_train_result_free(fc_train_result *r, const fenci_alloc *a) {
   fc_free(a, r->segh);
   fc_free(a, r->segw);
+  fc_free(a, r->segl);
   fc_free(a, r->meta);
   memset(r, 0, sizeof *r);
 }
@@ -668,6 +867,8 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
 
   rc = fc_tdata_units(&td, lex, train, a);
   if (rc == FENCI_OK && dev && dev->n_sent) rc = fc_tdata_units(&dv, lex, dev, a);
+  if (rc == FENCI_OK && (tr.mask & ((1u << FC_G_TLEX) | (1u << FC_G_TLEXU))))
+    rc = fc_train_tlex(&td, o.folds, a, &res->segl, &res->segl_len);
   if (rc == FENCI_OK) rc = fc_train_index(&tr, &td, o.min_count ? o.min_count : 1);
   if (rc == FENCI_OK) {
     for (k = 0; k < tr.n_types; k++) n_groups += tr.n_groups[tr.types[k]];
@@ -720,7 +921,7 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
     }
     rc = fc_train_sections(&tr, o.prune, &segh, &segh_len, &segw, &segw_len, &kept);
     if (rc == FENCI_OK && dv.n_sent) {
-      rc = fc_train_eval(&dv, dev, segh, segh_len, segw, segw_len, a, &sc, err, errlen);
+      rc = fc_train_eval(&dv, dev, segh, segh_len, segw, segw_len, res->segl, res->segl_len, a, &sc, err, errlen);
       f1 = fc_prf_f1(&sc);
     }
     if (rc != FENCI_OK) {
@@ -759,9 +960,9 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
     fc_buf_init(&mb, a);
     snprintf(line, sizeof line,
              "segmenter=bmes-averaged-perceptron\nfeature_version=%d\ntemplates=%s\nmin_count=%u\nprune=%d\n"
-             "seed=%llu\niterations=%d\nbest_iteration=%d\ndev_f1=%.4f\ntrain_sentences=%zu\ntrain_units=%zu\n"
+             "folds=%d\nseed=%llu\niterations=%d\nbest_iteration=%d\ndev_f1=%.4f\ntrain_sentences=%zu\ntrain_units=%zu\n"
              "dev_sentences=%zu\nfeature_groups=%zu\n",
-             FC_FEAT_VERSION, names, (unsigned)o.min_count, o.prune, (unsigned long long)o.seed,
+             FC_FEAT_VERSION, names, (unsigned)o.min_count, o.prune, o.folds, (unsigned long long)o.seed,
              it - 1, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
     if (fc_buf_put(&mb, line, strlen(line)) || (o.meta && fc_buf_put(&mb, o.meta, strlen(o.meta))) ||
         !fc_buf_cstr(&mb)) {
@@ -796,11 +997,14 @@ fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, 
   fc_buf_init(&meta, a);
   for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
     const fc_section *sec = &f->sec[i];
-    if (!memcmp(sec->tag, "SEGH", 4) || !memcmp(sec->tag, "SEGW", 4) || !memcmp(sec->tag, "META", 4)) continue;
+    if (!memcmp(sec->tag, "SEGH", 4) || !memcmp(sec->tag, "SEGW", 4) || !memcmp(sec->tag, "SEGL", 4) ||
+        !memcmp(sec->tag, "META", 4))
+      continue;
     rc = fc_writer_add(&w, sec->tag, sec->data, sec->size);
   }
   if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGH", r->segh, r->segh_len);
   if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGW", r->segw, r->segw_len);
+  if (rc == FENCI_OK && r->segl) rc = fc_writer_add(&w, "SEGL", r->segl, r->segl_len);
   if (rc == FENCI_OK) {
     if ((lm && mlen && (fc_buf_put(&meta, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&meta, '\n')))) ||
         fc_buf_put(&meta, r->meta, r->meta_len))

@@ -49,6 +49,7 @@ typedef struct fc_train_opts {
   uint32_t min_count;    /* features seen fewer times in training are dropped (default 2) */
   int prune;             /* quantised weights |w| <= prune are zeroed (default 0) */
   int patience;          /* stop after this many iterations without dev gain (0: never) */
+  int folds;             /* jackknife folds for the training-word lexicon (default 10) */
   const char *meta;      /* extra META lines ("key=value\n"...), or NULL */
   fc_train_log_fn log;   /* progress, or NULL */
   void *log_ctx;
@@ -60,6 +61,7 @@ void fc_train_opts_init(fc_train_opts *o);
 typedef struct fc_train_result {
   uint8_t *segh; size_t segh_len; /* SEGH section */
   uint8_t *segw; size_t segw_len; /* SEGW section */
+  uint8_t *segl; size_t segl_len; /* SEGL section (training-word lexicon) or NULL */
   char *meta; size_t meta_len;    /* training description (key=value lines) */
   double dev_f1;                  /* F1 (0..1) of the kept model on dev (0 without dev) */
   int best_iter;                  /* iteration kept (1-based) */
