@@ -226,6 +226,32 @@ in_lines=$(wc -l <"$TMP/big.txt")
 [ "$(wc -l <"$TMP/j1.text")" -eq "$in_lines" ] || fail "text: $(wc -l <"$TMP/j1.text") output lines, $in_lines input lines"
 [ "$(wc -l <"$TMP/j1.json")" -eq $((in_lines + 1)) ] || fail "json: $(wc -l <"$TMP/j1.json") output lines, want $((in_lines + 1))"
 tail -c 40 "$TMP/j1.text" | tr -d ' ' | grep -q '最后一行没有换行$' || fail "text output lost the last unterminated line"
+# the JSON output parses, and offsets are contiguous in bytes and characters
+if command -v python3 >/dev/null 2>&1; then
+  runs=$((runs + 1))
+  python3 - "$TMP/j1.json" "$TMP/big.txt" >"$TMP/pyerr" 2>&1 <<'EOF' || fail "json output: $(head -3 "$TMP/pyerr")"
+import json, sys
+lines = open(sys.argv[2], 'rb').read().split(b'\n')
+for no, l in enumerate(open(sys.argv[1], encoding='utf-8')):
+    toks = json.loads(l)['tokens']
+    src = lines[no]
+    if src.endswith(b'\r'):
+        src = src[:-1]
+    b = c = 0
+    for t in toks:
+        if t.get('extra'):
+            continue
+        assert t['s'] == b and t['cs'] == c, 'line %d: gap at %r' % (no + 1, t)
+        w = src[t['s']:t['e']]
+        if t['kind'] == 'invalid':
+            assert t['w'] == '\ufffd' and len(w) == 1, 'line %d: %r' % (no + 1, t)
+        else:
+            assert w.decode('utf-8') == t['w'], 'line %d: %r is not %r' % (no + 1, t, w)
+        assert t['ce'] - t['cs'] == len(t['w']), 'line %d: char span %r' % (no + 1, t)
+        b, c = t['e'], t['ce']
+    assert b == len(src), 'line %d: tokens cover %d of %d bytes' % (no + 1, b, len(src))
+EOF
+fi
 # stdin through -j 2 equals the file
 cp "$TMP/big.txt" "$TMP/stdin"
 run "-j 2 stdin" 0 - -- cut -q -m "$M" -j 2
