@@ -479,6 +479,46 @@ static void test_long_line(void) {
   free(small);
 }
 
+/* A line longer than one internal chunk (64 KiB) without punctuation or
+ * whitespace: where the text is cut into chunks must not change the words.
+ * 8000 x "自然语言处理" (144 KB) must give 8000 tokens "自然语言处理". */
+typedef struct same_word {
+  const char *w;
+  size_t wl, n, wrong, first_wrong;
+} same_word;
+
+static int same_word_cb(void *ctx, const fenci_token *t, const char *form, size_t n) {
+  same_word *c = ctx;
+  if (t->flags & FENCI_TOK_EXTRA) return 0;
+  if (n != c->wl || memcmp(form, c->w, n) != 0) {
+    if (!c->wrong++) c->first_wrong = t->start;
+  }
+  c->n++;
+  return 0;
+}
+
+static void test_chunk_boundary(void) {
+  fenci_tagger *t = NULL;
+  const char *w = "自然语言处理";
+  size_t wl = strlen(w), reps = 8000, k;
+  char *s = malloc(wl * reps);
+  same_word c;
+  for (k = 0; k < reps; k++) memcpy(s + k * wl, w, wl);
+  memset(&c, 0, sizeof c);
+  c.w = w;
+  c.wl = wl;
+  INT_EQ(fenci_tagger_new(&t, g_m, 0), FENCI_OK);
+  if (t) {
+    INT_EQ(fenci_segment(t, s, wl * reps, same_word_cb, &c), FENCI_OK);
+    OK(c.wrong == 0 && c.n == reps,
+       "a %zu-byte line of one repeated word: %zu tokens, %zu of them not the word (first at byte %zu): "
+       "a chunk boundary split a word",
+       wl * reps, c.n, c.wrong, c.first_wrong);
+  }
+  fenci_tagger_free(t);
+  free(s);
+}
+
 /* ----------------------------------------------------- codes, bad args */
 
 static int dummy_cb(void *ctx, const fenci_token *t, const char *f, size_t n) {
@@ -604,6 +644,7 @@ int main(int argc, char **argv) {
   test_badargs();
   test_model_props();
   test_lossless(seed);
+  test_chunk_boundary();
   if (!getenv("FENCI_SKIP_SLOW")) test_long_line();
   fenci_model_free(g_m);
   fenci_free(NULL, g_img);
