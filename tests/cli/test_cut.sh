@@ -184,6 +184,8 @@ run "malformed user dict" 1 "line 2" -- cut -q -m "$M" -u "$TMP/baduser.txt" "$T
 run "missing user dict" 1 "nonexistent_user" -- cut -q -m "$M" -u "$TMP/nonexistent_user.txt" "$TMP/in2.txt"
 : >"$TMP/emptyuser.txt"
 run "empty user dict" 0 - -- cut -q -m "$M" -u "$TMP/emptyuser.txt" "$TMP/in2.txt"
+run "empty user dict (/dev/null)" 0 - -- cut -q -m "$M" -u /dev/null "$TMP/in2.txt"
+run "user dict is a directory" 1 "directory" -- cut -q -m "$M" -u "$TMP" "$TMP/in2.txt"
 
 # ------------------------------------------------------------- -j N on MBs
 # About 4 MB: many short lines (some CRLF, some blank, some with hostile

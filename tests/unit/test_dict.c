@@ -233,6 +233,16 @@ static void test_load(const fenci_model *m) {
       fenci_dict_free(d);
       remove(path);
     }
+    /* an empty file is an empty dictionary, also when it is not a regular
+     * file (an empty pipe, /dev/null) */
+    d = dict_of(m, NULL);
+    err[0] = 0;
+    {
+      fenci_rc rc = fenci_dict_load(d, "/dev/null", err, sizeof err);
+      OK(rc == FENCI_OK, "fenci_dict_load(/dev/null): %s: %s", fenci_rc_str(rc), err);
+    }
+    INT_EQ(fenci_dict_size(d), 0);
+    fenci_dict_free(d);
     d = dict_of(m, NULL);
     err[0] = 0;
     INT_EQ(fenci_dict_load(d, "/nonexistent/fenci/dict.txt", err, sizeof err), FENCI_IO);
