@@ -10,12 +10,15 @@ Every tool segments the same inputs in one run:
     (python3-jieba gets the first ~5 MB of it, it is slow); wall time of the whole
     process, start-up and writing the output file included;
   * start-up: a one-line input, median of 5 runs after one warm-up run;
+  * throughput and start-up runs go in rounds (every tool once per round) so that other
+    load on the machine falls on all tools alike;
   * peak RSS: the child's ru_maxrss from wait4(2) (what GNU time -v reports as "Maximum
     resident set size"), the largest over its runs.
 The table goes to stdout and bench/out/results.md.
 """
 import argparse
 import datetime
+import json
 import os
 import re
 import shlex
@@ -33,7 +36,7 @@ def log(msg):
 
 
 def run_timed(cmd, stdin_path=None, out_path=os.devnull, err_path=os.devnull, env=None):
-    """Run cmd; return (exit status, wall seconds, peak RSS in KiB)."""
+    """Run cmd; return (exit status, wall seconds, peak RSS in KiB, CPU seconds)."""
     stdin = open(stdin_path, 'rb') if stdin_path else subprocess.DEVNULL
     with open(out_path, 'wb') as out, open(err_path, 'ab') as err:
         t0 = time.perf_counter()
@@ -43,7 +46,7 @@ def run_timed(cmd, stdin_path=None, out_path=os.devnull, err_path=os.devnull, en
         p.returncode = os.waitstatus_to_exitcode(status)
     if stdin_path:
         stdin.close()
-    return p.returncode, wall, ru.ru_maxrss
+    return p.returncode, wall, ru.ru_maxrss, ru.ru_utime + ru.ru_stime
 
 
 def loadavg():
@@ -142,7 +145,6 @@ def versions():
             return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
         except OSError:
             return ''
-    import json
     for pkg, path in (('@node-rs/jieba', '@node-rs/jieba'), ('nodejieba', 'nodejieba')):
         try:
             v[pkg] = json.load(open(os.path.join(BENCH, 'node_modules', path, 'package.json')))['version']
@@ -195,68 +197,84 @@ def main():
     for t in tools(a.fenci, driver):
         if only and t['key'] not in only:
             continue
-        r = dict(t, f1={}, mbps=None, startup=None, rss=0, notes=[])
+        r = dict(t, f1={}, mbps=None, startup=None, rss=0, notes=[], walls=[], cpus=[], starts=[])
         rows.append(r)
         if t.get('fenci') and not fenci_ok:
             r['notes'].append('fenci not built')
+            r['dead'] = True
+    live = lambda: [r for r in rows if not r.get('dead')]
+
+    # 1. accuracy, on the unrepeated test files
+    for r in live():
+        if not r.get('score', True):
             continue
-        log('bench: %s, %s' % (t['tool'], t['mode']))
-        # accuracy
-        if t.get('score', True):
-            for c in ('pku', 'msr'):
-                o = os.path.join(a.out, '%s.%s.txt' % (t['key'], c))
-                rc, _, rss = run_timed(t['cmd'](inp[c]), out_path=o, err_path=errlog)
-                r['rss'] = max(r['rss'], rss)
-                if rc != 0:
-                    r['notes'].append('failed on %s (exit %d)' % (c.upper(), rc))
-                    continue
-                n = count_lines(o)
-                if n != lines[c]:
-                    r['notes'].append('%s: %d lines out for %d in' % (c.upper(), n, lines[c]))
-                f1, err = score(scorer, inp[c + '_gold'], o)
-                if f1 is None:
-                    r['notes'].append('%s not scored: %s' % (c.upper(), ' '.join(err)))
-                r['f1'][c] = f1
-                if t.get('raw_cmd'):
-                    o = os.path.join(a.out, '%s-raw.%s.txt' % (t['key'], c))
-                    rc, _, _ = run_timed(t['raw_cmd'](inp[c]), out_path=o, err_path=errlog)
-                    r.setdefault('raw_f1', {})[c] = score(scorer, inp[c + '_gold'], o)[0] if rc == 0 else None
-        # throughput
-        src = 'small' if t.get('small') else 'big'
-        o = os.path.join(a.out, '%s.big.txt' % t['key'])
-        best = None
-        for _ in range(a.runs):
-            rc, wall, rss = run_timed(t['cmd'](inp[src]), out_path=o, err_path=errlog)
+        log('bench: accuracy: %s, %s' % (r['tool'], r['mode']))
+        for c in ('pku', 'msr'):
+            o = os.path.join(a.out, '%s.%s.txt' % (r['key'], c))
+            rc, _, rss, _ = run_timed(r['cmd'](inp[c]), out_path=o, err_path=errlog)
+            r['rss'] = max(r['rss'], rss)
+            if rc != 0:
+                r['notes'].append('failed on %s (exit %d)' % (c.upper(), rc))
+                continue
+            n = count_lines(o)
+            if n != lines[c]:
+                r['notes'].append('%s: %d lines out for %d in' % (c.upper(), n, lines[c]))
+            f1, err = score(scorer, inp[c + '_gold'], o)
+            if f1 is None:
+                r['notes'].append('%s not scored: %s' % (c.upper(), ' '.join(err)))
+            r['f1'][c] = f1
+            if r.get('raw_cmd'):
+                o = os.path.join(a.out, '%s-raw.%s.txt' % (r['key'], c))
+                rc, _, _, _ = run_timed(r['raw_cmd'](inp[c]), out_path=o, err_path=errlog)
+                r.setdefault('raw_f1', {})[c] = score(scorer, inp[c + '_gold'], o)[0] if rc == 0 else None
+
+    # 2. throughput: rounds in which every tool runs once, so that other load on the
+    #    machine falls on all tools alike; the fastest run of each tool is kept.
+    for rnd in range(a.runs):
+        for r in live():
+            src = 'small' if r.get('small') else 'big'
+            o = os.path.join(a.out, '%s.big.txt' % r['key'])
+            log('bench: throughput %d/%d: %s, %s' % (rnd + 1, a.runs, r['tool'], r['mode']))
+            rc, wall, rss, cpu = run_timed(r['cmd'](inp[src]), out_path=o, err_path=errlog)
             r['rss'] = max(r['rss'], rss)
             if rc != 0:
                 r['notes'].append('failed on the throughput input (exit %d)' % rc)
-                best = None
-                break
-            best = wall if best is None else min(best, wall)
-        if best is not None:
-            r['mbps'] = size[src] / 1e6 / best
+                r['dead'] = True
+                continue
+            r['walls'].append(wall)
+            r['cpus'].append(cpu)
             r['bytes'] = size[src]
-            n = count_lines(o)
-            if n != lines[src]:
-                r['notes'].append('%d lines out for %d in' % (n, lines[src]))
-        if not a.keep and os.path.exists(o):
-            os.remove(o)
-        # start-up: one warm-up run, then the median of N
-        times = []
-        for i in range(a.startup_runs + 1):
-            rc, wall, rss = run_timed(t['cmd'](inp['one']), out_path=os.devnull, err_path=errlog)
+            r['mbps'] = size[src] / 1e6 / min(r['walls'])
+            if rnd == 0:
+                n = count_lines(o)
+                if n != lines[src]:
+                    r['notes'].append('%d lines out for %d in' % (n, lines[src]))
+            if not a.keep and os.path.exists(o):
+                os.remove(o)
+
+    # 3. start-up: a one-line input; one warm-up run each, then N interleaved rounds.
+    log('bench: start-up times')
+    for rnd in range(a.startup_runs + 1):
+        for r in live():
+            rc, wall, rss, _ = run_timed(r['cmd'](inp['one']), out_path=os.devnull, err_path=errlog)
             r['rss'] = max(r['rss'], rss)
             if rc != 0:
-                times = []
-                break
-            if i:
-                times.append(wall)
-        if times:
-            r['startup'] = statistics.median(times) * 1000
-        log('bench:   F1 %s / %s, %s MB/s, start-up %s ms, RSS %.0f MiB %s' % (
-            fmt(r['f1'].get('pku'), '.1f'), fmt(r['f1'].get('msr'), '.1f'), fmt(r['mbps'], '.2f'),
-            fmt(r['startup'], '.0f'), r['rss'] / 1024, '; '.join(r['notes'])))
+                r['notes'].append('failed on the one-line input (exit %d)' % rc)
+                r['dead'] = True
+            elif rnd:
+                r['starts'].append(wall)
+    for r in rows:
+        if r['starts']:
+            r['startup'] = statistics.median(r['starts']) * 1000
+        log('bench: %-24s %-24s F1 %s / %s, %s MB/s (runs %s s wall, %s s CPU), start-up %s ms, '
+            'RSS %.0f MiB %s' % (
+                r['tool'], r['mode'], fmt(r['f1'].get('pku'), '.1f'), fmt(r['f1'].get('msr'), '.1f'),
+                fmt(r['mbps'], '.2f'), ' '.join('%.2f' % w for w in r['walls']),
+                ' '.join('%.2f' % c for c in r['cpus']), fmt(r['startup'], '.0f'), r['rss'] / 1024,
+                '; '.join(r['notes'])))
 
+    with open(os.path.join(a.out, 'results.json'), 'w') as f:
+        json.dump([{k: v for k, v in r.items() if not callable(v)} for r in rows], f, indent=1)
     a.loadavg = (start_load, loadavg())
     report = render(rows, inp, size, a, versions())
     with open(os.path.join(a.out, 'results.md'), 'w') as f:
@@ -289,8 +307,8 @@ def render(rows, inp, size, a, ver):
              % (now, a.command, commit or '?', os.cpu_count() or 0, cpu, os.uname().release,
                 ver['node'], ver['python'], load[0], load[1]))
     L.append('')
-    L.append('| tool | mode | PKU F1 | MSR F1 | MB/s (1 thread) | speed vs @node-rs/jieba no HMM | start-up (ms) | peak RSS (MiB) |')
-    L.append('|---|---|--:|--:|--:|--:|--:|--:|')
+    L.append('| tool | mode | PKU F1 | MSR F1 | MB/s (1 thread) | MB per CPU-s | speed vs @node-rs/jieba no HMM | start-up (ms) | peak RSS (MiB) |')
+    L.append('|---|---|--:|--:|--:|--:|--:|--:|--:|')
     marks = []
     for r in rows:
         note = ''
@@ -309,11 +327,12 @@ def render(rows, inp, size, a, ver):
             name += ' ' + ver['python3-jieba']
         elif name == 'friso':
             name += ' ' + ver['friso']
-        L.append('| %s | %s%s | %s | %s | %s | %s | %s | %s |' % (
+        cpu_rate = r['bytes'] / 1e6 / min(r['cpus']) if r.get('cpus') and min(r['cpus']) > 0 else None
+        L.append('| %s | %s%s | %s | %s | %s | %s | %s | %s | %s |' % (
             name, r['mode'], note,
             fmt(f1.get('pku'), '.1f', '—' if not r.get('score', True) else 'n/a'),
             fmt(f1.get('msr'), '.1f', '—' if not r.get('score', True) else 'n/a'),
-            fmt(r['mbps'], '.2f'), fmt(ratio, '.2f', 'n/a') + ('×' if ratio else ''),
+            fmt(r['mbps'], '.2f'), fmt(cpu_rate, '.2f'), fmt(ratio, '.2f', 'n/a') + ('×' if ratio else ''),
             fmt(r['startup'], '.0f'), ('%.0f' % (r['rss'] / 1024)) if r['rss'] else 'n/a'))
         for n in r['notes']:
             marks.append('%s (%s): %s' % (r['tool'], r['mode'], n))
@@ -321,7 +340,8 @@ def render(rows, inp, size, a, ver):
     L.append('F1 in %%, SIGHAN 2005 test sets (%s), scored by `%s`. MB/s: 10^6 input bytes per second '
              'of wall time of the whole process (start-up and writing the output file included), one '
              'thread, on the %.1f MB file of the PKU + MSR raw test text repeated %d times; best of %d '
-             'run(s). The MSR gold differs from the raw MSR test text on 16 lines (quotes moved); `fenci eval` '
+             'run(s). MB per CPU-s: the same bytes over the user + system CPU time of the fastest-CPU run, '
+             'less sensitive to other load on the machine (node\'s GC threads count). The MSR gold differs from the raw MSR test text on 16 lines (quotes moved); `fenci eval` '
              'counts a line whose text differs as all wrong, for every tool alike. Start-up: median wall time of %d runs on a one-line input. Peak RSS: the '
              'largest ru_maxrss over all of a tool\'s runs (the same figure as GNU time -v).'
              % ('PKU %d lines, MSR %d lines' % (count_lines(inp['pku']), count_lines(inp['msr'])),
