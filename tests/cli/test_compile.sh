@@ -91,6 +91,27 @@ run "bad source keeps old output" 1 "line 1" -- compile "$TMP/bad1.txt" -o "$TMP
 runs=$((runs + 1))
 cmp -s "$TMP/a.fenci" "$TMP/keep.fenci" || fail "a failed compile changed the existing output"
 
+# an output that exists and is not a regular file (a FIFO here; /dev/null
+# for a careless root) must not be replaced by a regular file: write into it
+# or refuse
+if mkfifo "$TMP/fifo" 2>/dev/null; then
+  runs=$((runs + 1))
+  cat "$TMP/fifo" >"$TMP/fromfifo" &
+  reader=$!
+  "$FENCI" compile "$TMP/good.txt" -o "$TMP/fifo" >/dev/null 2>"$TMP/err"
+  crc=$?
+  [ -p "$TMP/fifo" ] || fail "compile -o FIFO replaced the FIFO with a regular file (exit $crc)"
+  if [ -p "$TMP/fifo" ]; then
+    [ $crc -ne 0 ] && : >"$TMP/fifo" # refused: give the reader its EOF
+  else
+    kill "$reader" 2>/dev/null # it waits on the unlinked FIFO forever
+  fi
+  wait "$reader" 2>/dev/null
+  if [ $crc -eq 0 ] && [ -p "$TMP/fifo" ]; then
+    cmp -s "$TMP/fromfifo" "$TMP/a.fenci" || fail "compile -o FIFO: the reader got other bytes"
+  fi
+fi
+
 # ------------------------------------------------------------- usage
 run "no arguments" 2 "usage" -- compile
 run "no -o" 2 "usage" -- compile "$TMP/good.txt"
