@@ -40,7 +40,13 @@ def run_timed(cmd, stdin_path=None, out_path=os.devnull, err_path=os.devnull, en
     stdin = open(stdin_path, 'rb') if stdin_path else subprocess.DEVNULL
     with open(out_path, 'wb') as out, open(err_path, 'ab') as err:
         t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err, env=env)
+        try:
+            p = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err, env=env)
+        except OSError as e:
+            err.write(('bench: cannot run %s: %s\n' % (cmd[0], e)).encode())
+            if stdin_path:
+                stdin.close()
+            return 127, 0.0, 0, 0.0
         _, status, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
@@ -178,7 +184,7 @@ def main():
             'wall times will suffer' % start_load)
     scorer = shlex.split(os.environ['FENCI_EVAL']) if os.environ.get('FENCI_EVAL') else [a.fenci, 'eval']
     inp = build_inputs(a.data, a.out, a.size_mb, a.py_mb)
-    driver = os.path.join(a.out, 'friso_driver')
+    driver = os.path.join(BENCH, 'out', 'friso_driver')  # built by bench/setup.sh
     errlog = os.path.join(a.out, 'stderr.log')
     open(errlog, 'w').close()
     # Warm the page cache so every tool reads the input from memory.
