@@ -29,7 +29,7 @@ static void train_usage(FILE *f) {
           "  --seed        shuffling seed (default 1); same data and seed => same bytes\n"
           "  --templates   feature groups, comma-separated, of: uni bi skip tri lex lexu cls\n"
           "                rep mm mmu tlex tlexu, or 'default', 'all'\n"
-          "                (default: uni,bi,skip,lex,cls,rep)\n"
+          "                (default: uni,bi,skip,lex,lexu,tlex,tlexu)\n"
           "  --min-count   drop features seen fewer times in training (default 2)\n"
           "  --prune       zero quantised weights with |w| <= N (default 0)\n"
           "  --patience    stop after N iterations without a dev gain (default 0: never)\n"

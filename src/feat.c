@@ -161,7 +161,6 @@ static uint64_t fc_feat_mix(uint64_t x) {
 /* Symbols are < 2^21, so three fit in 63 bits; the type is mixed in. */
 static uint64_t fc_feat_hash(int t, uint64_t a, uint64_t b, uint64_t c) {
   uint64_t h = fc_feat_mix((a | (b << 21) | (c << 42)) + (uint64_t)(t + 1) * 0x9E3779B97F4A7C15u);
-  h = fc_feat_mix(h ^ (uint64_t)(t + 1));
   return h ? h : 1;
 }
 
@@ -173,6 +172,48 @@ void fc_feat_sym_bytes(const uint32_t *sym, size_t n, uint8_t *out) {
     out[3 * i] = (uint8_t)(sym[i] >> 16);
     out[3 * i + 1] = (uint8_t)(sym[i] >> 8);
     out[3 * i + 2] = (uint8_t)sym[i];
+  }
+}
+
+uint64_t fc_feat_wstep(uint64_t h, uint32_t sym) {
+  uint64_t x = h ^ ((uint64_t)(sym + 1) * 0x9E3779B97F4A7C15u);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9u;
+  x ^= x >> 29;
+  return x ? x : 1;
+}
+
+uint32_t fc_tlex_find(const fc_tlex *t, uint64_t h) {
+  uint32_t fp = (uint32_t)h ? (uint32_t)h : 1, probe;
+  uint64_t pos = ((h >> 32) * (uint64_t)t->n_slots) >> 32;
+  for (probe = 0; probe <= t->max_probe; probe++) {
+    const uint8_t *s = t->slots + (size_t)pos * 8;
+    uint32_t f = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24;
+    if (f == fp) return (uint32_t)s[4] | (uint32_t)s[5] << 8 | (uint32_t)s[6] << 16 | (uint32_t)s[7] << 24;
+    if (f == 0) return 0;
+    if (++pos == t->n_slots) pos = 0;
+  }
+  return 0;
+}
+
+void fc_tlex_lengths(const fc_tlex *t, const uint32_t *sym, size_t n, uint8_t *l2) {
+  size_t i;
+  memset(l2, 0, n * 3);
+  for (i = 0; i < n; i++) {
+    uint64_t h = 0;
+    size_t len, x;
+    for (len = 1; len <= FC_FEAT_TLEX_MAX && i + len <= n; len++) {
+      uint32_t f;
+      h = fc_feat_wstep(h, sym[i + len - 1]);
+      f = fc_tlex_find(t, h);
+      if (f & FC_TLEX_WORD) {
+        l2[3 * i] = (uint8_t)len;
+        if (len > l2[3 * (i + len - 1) + 1]) l2[3 * (i + len - 1) + 1] = (uint8_t)len;
+        for (x = i + 1; x + 1 < i + len; x++)
+          if (len > l2[3 * x + 2]) l2[3 * x + 2] = (uint8_t)len;
+      }
+      if (!(f & FC_TLEX_PREFIX)) break;
+    }
   }
 }
 

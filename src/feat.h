@@ -53,7 +53,7 @@ extern const fc_feat_type fc_feat_types[FC_G_NTYPES];
 /* Mask of the templates used when none are named. */
 #define FC_FEAT_DEFAULT_MASK                                                            \
   ((1u << FC_G_UNI) | (1u << FC_G_BI) | (1u << FC_G_SKIP) | (1u << FC_G_LEX) |          \
-   (1u << FC_G_CLS) | (1u << FC_G_REP))
+   (1u << FC_G_LEXU) | (1u << FC_G_TLEX) | (1u << FC_G_TLEXU))
 
 /* Symbols of the units u[0..n), written to sym[FC_FEAT_PAD .. FC_FEAT_PAD+n),
  * with begin/end padding symbols around them; sym holds n + 2*FC_FEAT_PAD
@@ -75,11 +75,34 @@ typedef struct fc_feat_ctx {
  * Returns 0 when the group does not exist at this anchor (never a real key). */
 uint64_t fc_feat_key(int t, const fc_feat_ctx *c, ptrdiff_t j);
 
-/* The training-word lexicon (section SEGL) is a trie over words spelled in
- * symbols, each symbol as FC_FEAT_SYMB big-endian bytes, so that it sees
- * units exactly as the features do (every number is the same symbol). */
+/* The training-word lexicon (section SEGL) holds words spelled in unit
+ * symbols, so that it sees units exactly as the features do (every number
+ * is the same symbol).  It is an open-addressing hash table over the hashes
+ * of every word AND every proper prefix of a word (h = 0, then
+ * h = fc_feat_wstep(h, symbol) per unit), each slot a uint32 fingerprint
+ * (low 32 bits of h, 0 replaced by 1; 0 = empty) and uint32 flags
+ * (FC_TLEX_WORD, FC_TLEX_PREFIX); home slot ((h >> 32) * n_slots) >> 32,
+ * linear probing for at most max_probe extra slots.  A walk from a unit
+ * stops as soon as the string is no prefix of a word: about two probes a
+ * unit. */
 #define FC_FEAT_SYMB 3
 #define FC_FEAT_TLEX_MAX 15 /* longest word in units */
+#define FC_TLEX_WORD 1u
+#define FC_TLEX_PREFIX 2u
+uint64_t fc_feat_wstep(uint64_t h, uint32_t sym);
+
+typedef struct fc_tlex {
+  const uint8_t *slots; /* n_slots * 8 bytes */
+  uint32_t n_slots;     /* > 0 */
+  uint32_t max_probe;   /* < n_slots */
+} fc_tlex;
+
+/* Flags of the string with hash h, 0 when absent. */
+uint32_t fc_tlex_find(const fc_tlex *t, uint64_t h);
+/* Fills l2 (3 per unit: lb2 le2 lm2) for the n units whose symbols are sym. */
+void fc_tlex_lengths(const fc_tlex *t, const uint32_t *sym, size_t n, uint8_t *l2);
+
+/* Symbols as FC_FEAT_SYMB big-endian bytes each (the trainer's word store). */
 void fc_feat_sym_bytes(const uint32_t *sym, size_t n, uint8_t *out);
 
 /* Range of anchors of type t that score some unit of [0, n): [*lo, *hi). */
@@ -95,10 +118,5 @@ unsigned fc_feat_parse_mask(const char *s);
  * are forced to S.  bp: n*4 bytes of scratch.  Writes tags[0..n). */
 void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const int32_t *start,
                     const int32_t *end, const fc_unit *u, uint8_t *bp, uint8_t *tags);
-
-/* Fills l2 (3 per unit: lb2 le2 lm2) for n units whose symbol bytes are sb
- * from the training-word trie d (a struct fc_dat). */
-struct fc_dat;
-void fc_seg_tlex(const struct fc_dat *d, const uint8_t *sb, size_t n, uint8_t *l2);
 
 #endif

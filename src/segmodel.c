@@ -12,21 +12,21 @@
  *         fingerprint the low 32 bits (0 replaced by 1); probing is linear
  *         and never goes past max_probe slots, so a corrupt table can give
  *         wrong weights but never loops or reads outside the section.
- *   SEGL  optional: the training-word lexicon, a double-array trie (dat.h)
- *         over words spelled in unit symbols (feat.h), read by the tlex
- *         feature groups.
+ *   SEGL  optional: the training-word lexicon read by the tlex feature
+ *         groups: "FCSL", n_slots, max_probe, reserved (uint32 each), then
+ *         n_slots slots of 8 bytes (see fc_tlex in feat.h).
  * The tables are used in place from the (mmap'd) file: loading only reads
  * the header, so it takes microseconds whatever the model size. */
 #include <string.h>
 
 #include "alloc.h"
-#include "dat.h"
 #include "feat.h"
 #include "segmodel.h"
 
 #define FC_SEG_HDR 112u   /* bytes before the table records */
 #define FC_SEG_REC 32u    /* bytes per table record */
 #define FC_SEG_TMAX (1 << 30)
+#define FC_SEG_KEXTRA (2 * FC_FEAT_PAD + 2) /* anchors beyond the units */
 
 typedef struct fc_segtab {
   const uint8_t *slots; /* n_slots * slot_size bytes inside SEGW */
@@ -43,7 +43,7 @@ struct fc_segmodel {
   int32_t end[4];       /* last unit */
   int n_tabs;           /* tables present */
   int has_tlex;         /* SEGL present */
-  fc_dat tlex;          /* SEGL trie */
+  fc_tlex tlex;         /* SEGL table */
   fc_segtab tab[FC_G_NTYPES];
 };
 
@@ -52,8 +52,8 @@ struct fc_segscratch {
   uint8_t *cls;   /* cap + 2*FC_FEAT_PAD classes */
   int32_t *emis;  /* cap * 4 emission scores */
   uint8_t *bp;    /* cap * 4 back pointers */
-  uint8_t *sb;    /* cap * FC_FEAT_SYMB symbol bytes */
   uint8_t *l2;    /* cap * 3 training-lexicon lengths */
+  uint64_t *keys; /* FC_G_NTYPES * (cap + FC_SEG_KEXTRA) feature keys */
   size_t cap;     /* units the arrays hold */
   fenci_alloc a;  /* allocator of the arrays */
 };
@@ -137,11 +137,15 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
   {
     const fc_section *l = fc_fmt_find(f, "SEGL");
     if (l) {
-      fenci_rc rc = fc_dat_view(&m->tlex, l->data, l->size, err, errlen);
-      if (rc != FENCI_OK) {
+      uint32_t ns = l->size >= 16 ? fc_rd32(l->data + 4) : 0, mp = l->size >= 16 ? fc_rd32(l->data + 8) : 0;
+      if (l->size < 16 || memcmp(l->data, "FCSL", 4) != 0 || ns == 0 || mp >= ns || (l->size - 16) / 8 < ns) {
+        fc_errf(err, errlen, "segmenter: bad SEGL section");
         fc_free(a, m);
-        return rc;
+        return FENCI_BADFORMAT;
       }
+      m->tlex.slots = l->data + 16;
+      m->tlex.n_slots = ns;
+      m->tlex.max_probe = mp;
       m->has_tlex = 1;
     }
   }
@@ -166,8 +170,8 @@ void fc_segscratch_free(fc_segscratch *s, const fenci_alloc *a) {
   fc_free(&s->a, s->cls);
   fc_free(&s->a, s->emis);
   fc_free(&s->a, s->bp);
-  fc_free(&s->a, s->sb);
   fc_free(&s->a, s->l2);
+  fc_free(&s->a, s->keys);
   fc_free(a, s);
 }
 
@@ -188,10 +192,10 @@ static int fc_segscratch_reserve(fc_segscratch *s, size_t n) {
   s->emis = p;
   if (!(p = fc_realloc(&s->a, s->bp, cap * 4))) return -1;
   s->bp = p;
-  if (!(p = fc_realloc(&s->a, s->sb, cap * FC_FEAT_SYMB))) return -1;
-  s->sb = p;
   if (!(p = fc_realloc(&s->a, s->l2, cap * 3))) return -1;
   s->l2 = p;
+  if (!(p = fc_realloc(&s->a, s->keys, (cap + FC_SEG_KEXTRA) * FC_G_NTYPES * sizeof *s->keys))) return -1;
+  s->keys = p;
   s->cap = cap;
   return 0;
 }
@@ -220,26 +224,6 @@ static void fc_seg_add4(int32_t *e, const uint8_t *w) {
 /* Tags one run of units without whitespace, exactly as training sentences
  * (which never contain whitespace) are tagged: features see begin/end
  * padding at the run's ends. */
-void fc_seg_tlex(const fc_dat *d, const uint8_t *sb, size_t n, uint8_t *l2) {
-  size_t i;
-  memset(l2, 0, n * 3);
-  for (i = 0; i < n; i++) {
-    fc_dat_match mt[FC_FEAT_TLEX_MAX + 1];
-    size_t rest = n - i, k, nm;
-    if (rest > FC_FEAT_TLEX_MAX) rest = FC_FEAT_TLEX_MAX;
-    nm = fc_dat_prefix(d, sb + FC_FEAT_SYMB * i, FC_FEAT_SYMB * rest, mt, FC_FEAT_TLEX_MAX + 1);
-    if (nm > FC_FEAT_TLEX_MAX + 1) nm = FC_FEAT_TLEX_MAX + 1;
-    for (k = 0; k < nm; k++) {
-      size_t len = mt[k].len / FC_FEAT_SYMB, x;
-      if (len == 0 || len > rest || mt[k].len % FC_FEAT_SYMB) continue; /* corrupt trie */
-      if (len > l2[3 * i]) l2[3 * i] = (uint8_t)len;
-      if (len > l2[3 * (i + len - 1) + 1]) l2[3 * (i + len - 1) + 1] = (uint8_t)len;
-      for (x = i + 1; x + 1 < i + len; x++)
-        if (len > l2[3 * x + 2]) l2[3 * x + 2] = (uint8_t)len;
-    }
-  }
-}
-
 static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
   int ti;
   fc_feat_ctx c;
@@ -250,18 +234,33 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
   c.cls = s->cls;
   c.l2 = NULL;
   if (m->has_tlex) {
-    fc_feat_sym_bytes(s->sym + FC_FEAT_PAD, n, s->sb);
-    fc_seg_tlex(&m->tlex, s->sb, n, s->l2);
+    fc_tlex_lengths(&m->tlex, s->sym + FC_FEAT_PAD, n, s->l2);
     c.l2 = s->l2;
   }
   memset(s->emis, 0, n * 4 * sizeof *s->emis);
+  /* First every key, with a prefetch of its home slot, so that the cache
+   * misses of the big tables overlap; then the lookups. */
   for (ti = 0; ti < m->n_tabs; ti++) {
     const fc_segtab *t = &m->tab[ti];
-    const fc_feat_type *ft = &fc_feat_types[t->type];
+    uint64_t *keys = s->keys + (size_t)ti * (s->cap + FC_SEG_KEXTRA);
     ptrdiff_t j, lo, hi;
     fc_feat_anchors(t->type, n, &lo, &hi);
     for (j = lo; j < hi; j++) {
       uint64_t key = fc_feat_key(t->type, &c, j);
+      keys[j - lo] = key;
+#if defined(__GNUC__)
+      __builtin_prefetch(t->slots + (size_t)(((key >> 32) * (uint64_t)t->n_slots) >> 32) * t->slot_size);
+#endif
+    }
+  }
+  for (ti = 0; ti < m->n_tabs; ti++) {
+    const fc_segtab *t = &m->tab[ti];
+    const fc_feat_type *ft = &fc_feat_types[t->type];
+    const uint64_t *keys = s->keys + (size_t)ti * (s->cap + FC_SEG_KEXTRA);
+    ptrdiff_t j, lo, hi;
+    fc_feat_anchors(t->type, n, &lo, &hi);
+    for (j = lo; j < hi; j++) {
+      uint64_t key = keys[j - lo];
       const uint8_t *w;
       int b;
       if (!key || !(w = fc_segtab_find(t, key))) continue;

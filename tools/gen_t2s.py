@@ -53,11 +53,24 @@ def main():
     out.write(" * libopencc-data), Copyright BYVoid and OpenCC contributors,\n")
     out.write(" * licensed under the Apache License, Version 2.0\n")
     out.write(" * (http://www.apache.org/licenses/LICENSE-2.0).\n")
-    out.write(" * %d pairs {traditional, simplified}, sorted by traditional code point. */\n"
+    out.write(" * %d pairs {traditional, simplified}, sorted by traditional code point\n"
+              " * (FC_T2S_PAIRS), and a bitmap of the mapped BMP code points (FC_T2S_BMP_BITS). */\n"
               % len(pairs))
     items = sorted(pairs.items())
+    out.write("#ifdef FC_T2S_PAIRS\n")
     for i in range(0, len(items), 4):
         out.write("  " + " ".join("{0x%05X, 0x%05X}," % kv for kv in items[i:i + 4]) + "\n")
+    out.write("#endif\n")
+    # A bitmap of the BMP code points that have a mapping: most characters
+    # are not traditional, and one bit test answers for them.
+    bits = [0] * 2048
+    for t, _ in items:
+        if t < 0x10000:
+            bits[t >> 5] |= 1 << (t & 31)
+    out.write("#ifdef FC_T2S_BMP_BITS\n")
+    for i in range(0, 2048, 8):
+        out.write("  " + " ".join("0x%08X," % b for b in bits[i:i + 8]) + "\n")
+    out.write("#endif\n")
 
 
 if __name__ == "__main__":

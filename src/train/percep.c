@@ -22,7 +22,6 @@
 
 #include "alloc.h"
 #include "buf.h"
-#include "dat.h"
 #include "feat.h"
 #include "model.h"
 #include "segmodel.h"
@@ -44,6 +43,13 @@ double fc_prf_f1(const fc_prf *s) {
   p = (double)s->correct / (double)s->pred;
   r = (double)s->correct / (double)s->gold;
   return 2 * p * r / (p + r);
+}
+
+static void fc_put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
 }
 
 /* ------------------------------------------------------------ key map */
@@ -326,31 +332,75 @@ typedef struct fc_wmap {
   size_t cap;
 } fc_wmap;
 
-static uint64_t fc_wstep(uint64_t h, uint32_t sym) {
-  uint64_t x = h ^ ((uint64_t)sym * 0x9E3779B97F4A7C15u);
-  x ^= x >> 31;
-  x *= 0xBF58476D1CE4E5B9u;
-  x ^= x >> 29;
-  return x ? x : 1;
-}
-
 static size_t fc_wmap_slot(const fc_wmap *m, uint64_t key) {
   size_t mask = m->cap - 1, i = (size_t)(key >> 17) & mask;
   while (m->key[i] && m->key[i] != key) i = (i + 1) & mask;
   return i;
 }
 
-typedef struct fc_wlist {
-  const uint8_t *bytes; /* symbol bytes, into a buffer */
-  size_t len;
-} fc_wlist;
+typedef struct fc_tent {
+  uint64_t h;     /* hash of a word or word prefix */
+  uint32_t flags; /* FC_TLEX_* */
+} fc_tent;
 
-static int fc_wlist_cmp(const void *x, const void *y) {
-  const fc_wlist *a = x, *b = y;
-  size_t n = a->len < b->len ? a->len : b->len;
-  int c = memcmp(a->bytes, b->bytes, n);
-  if (c) return c;
-  return a->len < b->len ? -1 : a->len > b->len;
+static int fc_tent_cmp(const void *x, const void *y) {
+  const fc_tent *a = x, *b = y;
+  return a->h < b->h ? -1 : a->h > b->h;
+}
+
+/* Lays out the SEGL section: every word and proper prefix, in hash order. */
+static fenci_rc fc_train_tlex_table(const uint8_t *bytes, const size_t *woff, size_t n_words, const fenci_alloc *a,
+                                    uint8_t **segl, size_t *segl_len) {
+  size_t total = n_words ? woff[n_words] / FC_FEAT_SYMB : 0, i, k, ne = 0, n_slots, max_probe = 0;
+  fc_tent *e = fc_malloc(a, (total ? total : 1) * sizeof *e);
+  uint8_t *out;
+  if (!e) return FENCI_NOMEM;
+  for (i = 0; i < n_words; i++) {
+    size_t len = (woff[i + 1] - woff[i]) / FC_FEAT_SYMB;
+    const uint8_t *b = bytes + woff[i];
+    uint64_t h = 0;
+    for (k = 0; k < len; k++) {
+      uint32_t sym = (uint32_t)b[3 * k] << 16 | (uint32_t)b[3 * k + 1] << 8 | b[3 * k + 2];
+      h = fc_feat_wstep(h, sym);
+      e[ne].h = h;
+      e[ne].flags = k + 1 == len ? FC_TLEX_WORD : FC_TLEX_PREFIX;
+      ne++;
+    }
+  }
+  qsort(e, ne, sizeof *e, fc_tent_cmp);
+  for (i = 0, k = 0; i < ne; i++) {
+    if (k && e[k - 1].h == e[i].h) e[k - 1].flags |= e[i].flags;
+    else e[k++] = e[i];
+  }
+  ne = k;
+  n_slots = ne + ne * 2 / 3 + 1;
+  out = fc_calloc(a, 16 + n_slots * 8, 1);
+  if (!out || n_slots > UINT32_MAX) {
+    fc_free(a, e);
+    fc_free(a, out);
+    return FENCI_NOMEM;
+  }
+  memcpy(out, "FCSL", 4);
+  for (i = 0; i < ne; i++) {
+    uint64_t h = e[i].h;
+    uint32_t fp = (uint32_t)h ? (uint32_t)h : 1;
+    uint64_t pos = ((h >> 32) * (uint64_t)n_slots) >> 32;
+    size_t probe = 0;
+    uint8_t *sl = out + 16;
+    while (sl[pos * 8] | sl[pos * 8 + 1] | sl[pos * 8 + 2] | sl[pos * 8 + 3]) {
+      if (++pos == n_slots) pos = 0;
+      probe++;
+    }
+    if (probe > max_probe) max_probe = probe;
+    fc_put32(sl + pos * 8, fp);
+    fc_put32(sl + pos * 8 + 4, e[i].flags);
+  }
+  fc_put32(out + 4, (uint32_t)n_slots);
+  fc_put32(out + 8, (uint32_t)max_probe);
+  fc_free(a, e);
+  *segl = out;
+  *segl_len = 16 + n_slots * 8;
+  return FENCI_OK;
 }
 
 static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint8_t **segl, size_t *segl_len) {
@@ -385,7 +435,7 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
           while (w1 < n && gold[w1 - 1] != FC_TAG_E && gold[w1 - 1] != FC_TAG_S) w1++;
           if (w1 - w0 <= FC_FEAT_TLEX_MAX) {
             size_t slot;
-            for (i = w0; i < w1; i++) h = fc_wstep(h, sb.sym[FC_FEAT_PAD + i]);
+            for (i = w0; i < w1; i++) h = fc_feat_wstep(h, sb.sym[FC_FEAT_PAD + i]);
             slot = fc_wmap_slot(&m, h);
             if (!m.key[slot]) {
               void *p = cnt, *q = bytes, *r = woff;
@@ -445,7 +495,7 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
           for (len = 1; len <= FC_FEAT_TLEX_MAX && w0 + len <= n; len++) {
             size_t slot, x;
             const uint32_t *c;
-            h = fc_wstep(h, sb.sym[FC_FEAT_PAD + w0 + len - 1]);
+            h = fc_feat_wstep(h, sb.sym[FC_FEAT_PAD + w0 + len - 1]);
             slot = fc_wmap_slot(&m, h);
             if (!m.key[slot]) continue;
             c = cnt + m.idx[slot] * (size_t)(folds + 1);
@@ -459,30 +509,7 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
       }
     }
   }
-  if (rc == FENCI_OK) {
-    fc_wlist *wl = fc_malloc(a, (n_words ? n_words : 1) * sizeof *wl);
-    const uint8_t **keys = fc_malloc(a, (n_words ? n_words : 1) * sizeof *keys);
-    size_t *lens = fc_malloc(a, (n_words ? n_words : 1) * sizeof *lens);
-    uint32_t *vals = fc_malloc(a, (n_words ? n_words : 1) * sizeof *vals);
-    if (!wl || !keys || !lens || !vals) rc = FENCI_NOMEM;
-    else {
-      for (i = 0; i < n_words; i++) {
-        wl[i].bytes = bytes + woff[i];
-        wl[i].len = woff[i + 1] - woff[i];
-      }
-      qsort(wl, n_words, sizeof *wl, fc_wlist_cmp);
-      for (i = 0; i < n_words; i++) {
-        keys[i] = wl[i].bytes;
-        lens[i] = wl[i].len;
-        vals[i] = (uint32_t)i;
-      }
-      rc = fc_dat_build(a, keys, lens, vals, n_words, segl, segl_len);
-    }
-    fc_free(a, wl);
-    fc_free(a, keys);
-    fc_free(a, lens);
-    fc_free(a, vals);
-  }
+  if (rc == FENCI_OK) rc = fc_train_tlex_table(bytes, woff, n_words, a, segl, segl_len);
   fc_free(a, m.key);
   fc_free(a, m.idx);
   fc_free(a, cnt);
@@ -575,13 +602,6 @@ static void fc_train_update(fc_trainer *tr, const fc_tdata *d, size_t s, const u
 }
 
 /* ------------------------------------------------------------ writing */
-
-static void fc_put32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
 
 static double fc_train_avg(const fc_trainer *tr, int32_t w, int64_t acc) {
   return (double)w - (double)acc / (double)tr->c;
