@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "common.h"
@@ -19,10 +20,24 @@ static void compile_usage(FILE *f) {
           "segmented text (one sentence a line, words separated by spaces).\n");
 }
 
-/* Writes buf to path atomically enough: a temporary file, then rename. */
+/* Writes buf to path: a regular file (or a new one) through a temporary file
+ * and a rename, so a failed write never leaves half a model; anything else
+ * (a pipe, a device) is written in place, never replaced. */
 static int write_file(const char *path, const void *buf, size_t len) {
   char tmp[4200];
   FILE *f;
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    int ok;
+    f = fopen(path, "wb");
+    ok = f && fwrite(buf, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) {
+      fprintf(stderr, "fenci compile: cannot write %s: %s\n", path, strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   f = fopen(tmp, "wb");
   if (!f) {

@@ -4,7 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <errno.h>
+#include <stdio.h>
 
 #include "alloc.h"
 #include "chars.h"
@@ -124,21 +125,42 @@ fenci_rc fenci_dict_load_text(fenci_dict *d, const char *text, size_t len, char 
 }
 
 fenci_rc fenci_dict_load(fenci_dict *d, const char *path, char *err, size_t errlen) {
-  fc_mapping map;
+  /* read with stdio rather than mapping: user dictionaries are small, and
+   * pipes, /dev/null and other non-regular files must work (empty = no words) */
+  FILE *f;
+  uint8_t *buf = NULL;
+  size_t n = 0, cap = 0;
   fenci_rc rc;
   char e2[200];
+  if (err && errlen) err[0] = 0;
   if (!d || !path) return FENCI_BADARG;
-  memset(&map, 0, sizeof map);
-  {
-    /* an empty file is an empty dictionary, not an error */
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) return FENCI_OK;
+  f = fopen(path, "rb");
+  if (!f) {
+    fc_errf(err, errlen, "%s: %s", path, strerror(errno));
+    return FENCI_IO;
   }
-  rc = fc_map_file(&map, path, &d->a, err, errlen);
-  if (rc != FENCI_OK) return rc;
-  rc = fenci_dict_load_text(d, (const char *)map.data, map.size, e2, sizeof e2);
+  for (;;) {
+    size_t got;
+    if (n == cap && fc_grow(&d->a, (void **)&buf, &cap, n + 65536, 1)) {
+      fclose(f);
+      fc_free(&d->a, buf);
+      fc_errf(err, errlen, "%s: out of memory", path);
+      return FENCI_NOMEM;
+    }
+    got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  if (ferror(f)) {
+    fc_errf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "read error");
+    fclose(f);
+    fc_free(&d->a, buf);
+    return FENCI_IO;
+  }
+  fclose(f);
+  rc = fenci_dict_load_text(d, (const char *)buf, n, e2, sizeof e2);
   if (rc != FENCI_OK) fc_errf(err, errlen, "%s: %s", path, e2);
-  fc_unmap(&map);
+  fc_free(&d->a, buf);
   return rc;
 }
 

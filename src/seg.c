@@ -19,6 +19,7 @@
 
 #define FC_CHUNK (64 * 1024)
 #define FC_CHUNK_LOOKBACK 4096
+#define FC_CHUNK_OVERLAP 2048 /* tail of a soft-cut chunk that is segmented again */
 
 struct fenci_tagger {
   const fenci_model *m;
@@ -89,9 +90,12 @@ fenci_rc fenci_tagger_set_dict(fenci_tagger *t, fenci_dict *d) {
 
 const char *fenci_tagger_errmsg(const fenci_tagger *t) { return t ? t->errmsg : ""; }
 
-/* Where to end the chunk that starts at text[0] (n > FC_CHUNK bytes left). */
-static size_t fc_chunk_end(const uint8_t *text, size_t n) {
+/* Where to end the chunk that starts at text[0].  *hard is set when the
+ * end is the end of the text or a natural break (line end, whitespace,
+ * sentence punctuation), where segmentation cannot depend on what follows. */
+static size_t fc_chunk_end(const uint8_t *text, size_t n, int *hard) {
   size_t lim = n < FC_CHUNK ? n : FC_CHUNK, i, lo;
+  *hard = 1;
   if (lim == n) return n;
   lo = lim > FC_CHUNK_LOOKBACK ? lim - FC_CHUNK_LOOKBACK : 0;
   for (i = lim; i > lo; i--)
@@ -104,7 +108,9 @@ static size_t fc_chunk_end(const uint8_t *text, size_t n) {
     if (i >= 3 && text[i - 3] == 0xEF && text[i - 2] == 0xBC && (c == 0x81 || c == 0x9F || c == 0x8C || c == 0x9B))
       return i;
   }
-  /* no natural break: cut before a character start (not a continuation byte) */
+  /* no natural break: cut before a character start (not a continuation
+   * byte); the caller re-segments the chunk's tail with the next chunk */
+  *hard = 0;
   for (i = lim; i > lo; i--)
     if ((text[i] & 0xC0) != 0x80) return i;
   return lim;
@@ -156,7 +162,12 @@ static fenci_rc fc_ensure_tokens(fenci_tagger *t, size_t n) {
   return FENCI_OK;
 }
 
-static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t len, const fc_emit *em) {
+/* Segments chunk[0..len) and emits its tokens.  With keep < len (a chunk cut
+ * in the middle of running text) only the tokens ending at or before keep
+ * are emitted, and *used says where they end: the rest is segmented again
+ * with the following text, so no word is split by a chunk boundary. */
+static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t len, size_t keep, const fc_emit *em,
+                                 size_t *used) {
   const fenci_model *m = t->m;
   const fenci_alloc *a = &m->a;
   fc_scan *s = &t->scan;
@@ -196,6 +207,20 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     rc = fc_lattice_best(&t->lat, s, m, t->ends, t->edge, &nt, a);
     if (rc != FENCI_OK) return rc;
 
+  }
+  *used = len;
+  if (keep < len) {
+    /* the last token ending at or before keep; all tokens if none does */
+    size_t lastk = nt;
+    for (k = nt; k-- > 0;)
+      if (s->u[t->ends[k] - 1].end <= keep) {
+        lastk = k + 1;
+        break;
+      }
+    if (lastk < nt) {
+      nt = lastk;
+      *used = s->u[t->ends[nt - 1] - 1].end;
+    }
   }
   for (k = 0, from = 0; k < nt; k++) {
     uint32_t to = t->ends[k];
@@ -257,16 +282,17 @@ fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len, fenci_toke
   em.text = text;
   while (pos < len) {
     const uint8_t *p = (const uint8_t *)text + pos;
-    size_t n = fc_chunk_end(p, len - pos);
+    int hard;
+    size_t n = fc_chunk_end(p, len - pos, &hard), used = n;
     fenci_rc rc;
     em.base = pos;
-    rc = fc_segment_chunk(t, p, n, &em);
+    rc = fc_segment_chunk(t, p, n, hard ? n : n - FC_CHUNK_OVERLAP, &em, &used);
     if (rc != FENCI_OK) {
       if (rc == FENCI_STOPPED) snprintf(t->errmsg, sizeof t->errmsg, "stopped by the token callback");
       else snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));
       return rc;
     }
-    pos += n;
+    pos += used;
   }
   return FENCI_OK;
 }
