@@ -1,0 +1,84 @@
+# models.mk - the trained segmentation models and their evaluation
+# (included by the Makefile).
+#
+#   make models   retrains models/pku.fenci, models/msr.fenci, models/ctb.fenci
+#                 from $(DATA) (../shared/data) with ./fenci train
+#   make eval     scores each model on its own test set (SIGHAN 2005 PKU,
+#                 SIGHAN 2005 MSR, CTB6 test): P, R, F1, OOV and IV recall,
+#                 and throughput
+#
+# Iterations are chosen on held-out data only: pd1998-01 without the
+# articles of 1998-01-28..31 trains the PKU model and those days are its dev
+# set; the last 10% of msra-ner train is the MSR dev set; CTB6 has its own
+# dev set.  The test sets are read by `make eval` only.
+
+MODEL_DIR   = $(BUILD)/models
+MODEL_LEX   = models/lexicon.fenci
+MODEL_OPTS ?= --iters 20 --patience 4 --seed 1
+MODEL_NICE ?= nice
+MODEL_TRAIN = $(MODEL_NICE) ./$(BIN) train --lexicon $(MODEL_LEX) $(MODEL_OPTS)
+
+.PHONY: models eval eval-pku eval-msr eval-ctb
+
+models: models/pku.fenci models/msr.fenci models/ctb.fenci
+
+# People's Daily 1998-01: the id token's day (19980128..31 = dev).
+$(MODEL_DIR)/pd.train $(MODEL_DIR)/pd.dev: $(DATA)/pd1998-01/199801.txt
+	@mkdir -p $(MODEL_DIR)
+	awk 'NF { d = substr($$1, 1, 8); if (d >= "19980128" && d <= "19980131") print > "$(MODEL_DIR)/pd.dev"; else print > "$(MODEL_DIR)/pd.train" }' $<
+
+# msra-ner train: the last 10% of the lines are dev.
+$(MODEL_DIR)/msr.train $(MODEL_DIR)/msr.dev: $(DATA)/msra-ner/train.wordtag.txt
+	@mkdir -p $(MODEL_DIR)
+	n=$$(wc -l < $<); k=$$((n - n / 10)); \
+	head -n $$k $< > $(MODEL_DIR)/msr.train; tail -n +$$((k + 1)) $< > $(MODEL_DIR)/msr.dev
+
+models/pku.fenci: $(BIN) $(MODEL_LEX) $(MODEL_DIR)/pd.train $(MODEL_DIR)/pd.dev
+	$(MODEL_TRAIN) --train $(MODEL_DIR)/pd.train --format pd --dev $(MODEL_DIR)/pd.dev \
+	  --meta model=pku --meta standard=PKU \
+	  --meta corpus="pd1998-01 (People's Daily 1998-01, PKU annotation) without 1998-01-28..31" \
+	  --meta dev="pd1998-01 articles of 1998-01-28..31" -o $@
+
+models/msr.fenci: $(BIN) $(MODEL_LEX) $(MODEL_DIR)/msr.train $(MODEL_DIR)/msr.dev
+	$(MODEL_TRAIN) --train $(MODEL_DIR)/msr.train --format msr --dev $(MODEL_DIR)/msr.dev \
+	  --meta model=msr --meta standard=MSR \
+	  --meta corpus="msra-ner train.wordtag.txt (SIGHAN 2006 MSRA NER), first 90% of lines" \
+	  --meta dev="msra-ner train.wordtag.txt, last 10% of lines" -o $@
+
+models/ctb.fenci: $(BIN) $(MODEL_LEX) $(DATA)/ctb6/ctb6.train.seg $(DATA)/ctb6/ctb6.dev.seg
+	$(MODEL_TRAIN) --train $(DATA)/ctb6/ctb6.train.seg --format ctb --dev $(DATA)/ctb6/ctb6.dev.seg \
+	  --meta model=ctb --meta standard=CTB6 \
+	  --meta corpus="CTB6 train (ctb6.train.seg)" --meta dev="CTB6 dev (ctb6.dev.seg)" -o $@
+
+# ------------------------------------------------------------------ eval
+
+EVAL_DIR = $(BUILD)/eval
+SIGHAN   = $(DATA)/sighan2005
+
+# $(call fc_eval,NAME,RAW,GOLD,WORDS): segment RAW with models/NAME.fenci,
+# score it, then time the segmenter on RAW repeated 20 times.
+define fc_eval
+	@mkdir -p $(EVAL_DIR)
+	@./$(BIN) cut -q -m models/$(1).fenci $(2) > $(EVAL_DIR)/$(1).out
+	@printf '%-4s ' $(1); ./$(BIN) eval $(3) $(EVAL_DIR)/$(1).out --words $(4) | head -1
+	@for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do cat $(2); done > $(EVAL_DIR)/$(1).big
+	@s=$$(date +%s.%N); ./$(BIN) cut -q -m models/$(1).fenci $(EVAL_DIR)/$(1).big > /dev/null; e=$$(date +%s.%N); \
+	  b=$$(wc -c < $(EVAL_DIR)/$(1).big); \
+	  awk -v b=$$b -v s=$$s -v e=$$e -v n=$(1) 'BEGIN { printf "%-4s throughput %.1f MB/s (%d bytes in %.3f s, fenci cut end to end)\n", n, b / (e - s) / 1e6, b, e - s }'
+endef
+
+$(EVAL_DIR)/ctb.raw $(EVAL_DIR)/ctb.words: $(DATA)/ctb6/ctb6.test.seg $(DATA)/ctb6/ctb6.train.seg
+	@mkdir -p $(EVAL_DIR)
+	sed 's/ //g' $(DATA)/ctb6/ctb6.test.seg > $(EVAL_DIR)/ctb.raw
+	tr -s ' ' '\n' < $(DATA)/ctb6/ctb6.train.seg | sed '/^$$/d' | LC_ALL=C sort -u > $(EVAL_DIR)/ctb.words
+
+eval-pku: $(BIN)
+	$(call fc_eval,pku,$(SIGHAN)/pku_test.utf8,$(SIGHAN)/pku_test_gold.utf8,$(SIGHAN)/pku_training_words.utf8)
+
+eval-msr: $(BIN)
+	$(call fc_eval,msr,$(SIGHAN)/msr_test.utf8,$(SIGHAN)/msr_test_gold.utf8,$(SIGHAN)/msr_training_words.utf8)
+
+eval-ctb: $(BIN) $(EVAL_DIR)/ctb.raw $(EVAL_DIR)/ctb.words
+	$(call fc_eval,ctb,$(EVAL_DIR)/ctb.raw,$(DATA)/ctb6/ctb6.test.seg,$(EVAL_DIR)/ctb.words)
+
+eval: eval-pku eval-msr eval-ctb
