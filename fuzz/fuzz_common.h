@@ -135,4 +135,14 @@ static fenci_model *fz_trained_model(void) {
   return m;
 }
 
+/* The shipped lexicon: $FENCI_FUZZ_LEXICON, else models/lexicon.fenci; NULL
+ * when absent. */
+static fenci_model *fz_shipped_lexicon(void) {
+  const char *env = getenv("FENCI_FUZZ_LEXICON");
+  fenci_model *m = NULL;
+  if (fenci_model_open(&m, env && *env ? env : "models/lexicon.fenci", NULL, NULL, 0) != FENCI_OK) return NULL;
+  fprintf(stderr, "fuzz: shipped lexicon %s\n", env && *env ? env : "models/lexicon.fenci");
+  return m;
+}
+
 #endif
