@@ -23,7 +23,9 @@ TSAN_BUILD          = build-tsan
 TSAN_CFLAGS         = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread -Iinclude -Isrc -fPIC
 TSAN_LIB_OBJ        = $(LIB_SRC:%.c=$(TSAN_BUILD)/%.o)
 
-.PHONY: fuzz fuzz-smoke fuzz-build tsan pathological-long corrupt-long
+.PHONY: fuzz fuzz-smoke fuzz-build tsan
+# keep the instrumented objects (pattern-rule prerequisites are otherwise deleted)
+.SECONDARY: $(FUZZ_LIB_OBJ) $(TSAN_LIB_OBJ)
 
 $(FUZZ_BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/train/*.h)
 	@mkdir -p $(dir $@)
@@ -44,7 +46,7 @@ define fuzz_run
 
 endef
 
-fuzz: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS) all
 	$(foreach h,$(FUZZ_HARNESSES),$(call fuzz_run,$(h),$(FUZZ_SECONDS)))
 	FENCI=./fenci BUILD=$(BUILD) CORRUPT_LONG=1 sh tests/corrupt/run.sh
 	FENCI=./fenci BUILD=$(BUILD) PATHOLOGICAL_LONG=1 sh tests/pathological/run.sh
