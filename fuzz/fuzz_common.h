@@ -25,6 +25,13 @@ static const char fz_mini_lexicon[] =
     "工具 1000 n\n自然 1200 a\n自然语言 100 l\n语言 1500 n\n处理 2000 v\n上海 3000 ns\n"
     "iPhone 50 nz\nC++ 20 nz\n一 20000 m\n一个 8000 m\n个 6000 q\n\xe4\xb8\x80\xe4\xb8\x80 5\n";
 
+/* A segmented corpus for the unknown-word character model (HMMC section,
+ * fenci_lexicon_compile_ex); the same text as fuzz/mini-train.seg. */
+static const char fz_mini_corpus[] =
+    "我们 是 中华人民共和国 的 大学生 。\n南京市 长江大桥 很 长 。\n他 在 北京大学 生活 了 一 个 月 。\n"
+    "研究 生命 的 起源 。\n结婚 的 和 尚未 结婚 的 。\n中文 分词 工具 处理 自然语言 。\n"
+    "上海 和 北京 都 是 大 城市 。\n我 爱 北京 天安门 。\n你 是 研究生 吗 ？\niPhone 15 的 价格 是 999 元 。\n";
+
 /* Sentences segmented after each successful load. */
 static const char *const fz_sentences[] = {
     "我们是中华人民共和国的大学生。",
@@ -87,13 +94,16 @@ static void fz_segment_sentences(const fenci_model *m) {
   }
 }
 
-/* Compiles the mini lexicon and loads it; aborts on failure.  *img is the
+/* Compiles the mini lexicon (with the unknown-word model from the mini corpus
+ * when with_corpus is set) and loads it; aborts on failure.  *img is the
  * image the model borrows. */
-static fenci_model *fz_mini_model(void **img) {
+static fenci_model *fz_mini_model_ex(void **img, int with_corpus) {
   size_t len = 0;
   fenci_model *m = NULL;
   char err[256];
-  if (fenci_lexicon_compile(fz_mini_lexicon, sizeof fz_mini_lexicon - 1, img, &len, NULL, err, sizeof err) != FENCI_OK) {
+  if (fenci_lexicon_compile_ex(fz_mini_lexicon, sizeof fz_mini_lexicon - 1, with_corpus ? fz_mini_corpus : NULL,
+                               with_corpus ? sizeof fz_mini_corpus - 1 : 0, img, &len, NULL, err,
+                               sizeof err) != FENCI_OK) {
     fprintf(stderr, "fuzz: mini lexicon: %s\n", err);
     abort();
   }
@@ -103,6 +113,8 @@ static fenci_model *fz_mini_model(void **img) {
   }
   return m;
 }
+
+static fenci_model *fz_mini_model(void **img) { return fz_mini_model_ex(img, 0); }
 
 /* The first model with trained weights: $FENCI_FUZZ_MODEL, else the first
  * models/ *.fenci (sorted by name) that has weights; NULL when none. */

@@ -3,7 +3,8 @@
  * Byte 0 chooses the options:  bits 0-1 mode (3 = default), bit 2
  * FENCI_OPT_FAST, bit 3 the trained model (when one is present) instead of
  * the mini lexicon, bit 4 a user dictionary, bit 5 stop the callback early,
- * bit 6 the shipped lexicon (models/lexicon.fenci, when present; bit 3 wins).
+ * bit 6 the shipped lexicon (models/lexicon.fenci, when present; bit 3 wins),
+ * bit 7 the mini lexicon with an unknown-word model (HMMC; bits 3, 6 win).
  * With a user dictionary, byte 1 gives the word count (low 3 bits) and each
  * word is a length byte (1..16), a frequency byte (0 = forced) and the word
  * bytes.  With an early stop, the next byte is the token to stop at.  The
@@ -18,8 +19,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static fenci_model *fz_mini, *fz_trained, *fz_shipped;
-static void *fz_img;
+static fenci_model *fz_mini, *fz_mini_hmm, *fz_trained, *fz_shipped;
+static void *fz_img, *fz_img_hmm;
 static int fz_ready;
 
 typedef struct fz_toks {
@@ -56,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   if (!fz_ready) {
     fz_mini = fz_mini_model(&fz_img);
+    fz_mini_hmm = fz_mini_model_ex(&fz_img_hmm, 1);
     fz_trained = fz_trained_model();
     fz_shipped = fz_shipped_lexicon();
     fz_ready = 1;
@@ -64,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o = data[0];
   opts = (o & 3) == 3 ? FENCI_MODE_DEFAULT : (o & 3);
   if (o & 4) opts |= FENCI_OPT_FAST;
-  m = (o & 8) && fz_trained ? fz_trained : (o & 64) && fz_shipped ? fz_shipped : fz_mini;
+  m = (o & 8) && fz_trained ? fz_trained : (o & 64) && fz_shipped ? fz_shipped : (o & 128) ? fz_mini_hmm : fz_mini;
   if (o & 16) {
     unsigned nw;
     if (pos >= size) return 0;
