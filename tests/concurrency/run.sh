@@ -7,7 +7,9 @@ set -eu
 fenci_test_cc "$BUILD/tests/conc" tests/concurrency/conc.c
 fenci_test_models
 set -- "$BUILD/tests/data/mini.fenci"
-[ -f "$BUILD/tests/data/mini-trained.fenci" ] && set -- "$@" "$BUILD/tests/data/mini-trained.fenci"
+for m in mini-hmm mini-trained; do
+  [ -f "$BUILD/tests/data/$m.fenci" ] && set -- "$@" "$BUILD/tests/data/$m.fenci"
+done
 for m in models/*.fenci; do [ -f "$m" ] && set -- "$@" "$m"; done
 rounds=40
 if nm "$BUILD/libfenci.a" 2>/dev/null | grep -q '__tsan_'; then rounds=12; fi

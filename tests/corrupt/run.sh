@@ -8,7 +8,9 @@ fenci_test_cc "$BUILD/tests/corrupt" tests/corrupt/corrupt.c
 fenci_test_models
 seed=${CORRUPT_SEED:-$(date +%s)}
 set -- "$BUILD/tests/data/mini.fenci"
-[ -f "$BUILD/tests/data/mini-trained.fenci" ] && set -- "$@" "$BUILD/tests/data/mini-trained.fenci"
+for m in mini-hmm mini-trained; do
+  [ -f "$BUILD/tests/data/$m.fenci" ] && set -- "$@" "$BUILD/tests/data/$m.fenci"
+done
 "$BUILD/tests/corrupt" -s "$seed" -f 1000 "$@"
 if [ "${CORRUPT_LONG:-0}" = 1 ]; then
   for m in models/*.fenci; do

@@ -18,13 +18,18 @@ fenci_test_cc() {
   ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -Wall -Wextra $san -Iinclude -Isrc \
     -o "$out" "$src" "$lib" "$@" -lm -lpthread
 }
-# Compiles fuzz/mini-lexicon.txt (and, when `fenci train` works, a tiny
-# trained model from fuzz/mini-train.seg) into $BUILD/tests/data/.
+# Compiles fuzz/mini-lexicon.txt (mini.fenci; mini-hmm.fenci with the unknown-
+# word model from fuzz/mini-train.seg; and, when `fenci train` works, a tiny
+# trained model mini-trained.fenci) into $BUILD/tests/data/.
 fenci_test_models() {
   d=$BUILD/tests/data
   mkdir -p "$d"
   if [ ! -f "$d/mini.fenci" ] || [ fuzz/mini-lexicon.txt -nt "$d/mini.fenci" ]; then
     "$FENCI" compile fuzz/mini-lexicon.txt -o "$d/mini.fenci" >/dev/null || return 1
+  fi
+  if [ ! -f "$d/mini-hmm.fenci" ] || [ fuzz/mini-lexicon.txt -nt "$d/mini-hmm.fenci" ]; then
+    "$FENCI" compile fuzz/mini-lexicon.txt --oov-corpus fuzz/mini-train.seg -o "$d/mini-hmm.fenci" >/dev/null 2>&1 ||
+      rm -f "$d/mini-hmm.fenci"
   fi
   if [ ! -f "$d/mini-trained.fenci" ]; then
     "$FENCI" train --lexicon "$d/mini.fenci" --train fuzz/mini-train.seg --iters 3 --min-count 1 \

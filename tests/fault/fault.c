@@ -264,6 +264,26 @@ static fenci_rc op_compile(void *ctx) {
   return rc;
 }
 
+/* compile with an unknown-word corpus (fenci_lexicon_compile_ex) */
+static fenci_rc op_compile_ex(void *ctx) {
+  ft_ctx *c = ctx;
+  void *out = NULL;
+  size_t len = 0;
+  char err[200];
+  fenci_rc rc = fenci_lexicon_compile_ex(c->src, c->src_len, c->dict_text, c->dict_len, &out, &len, &ft_a, err,
+                                         sizeof err);
+  if (rc == FENCI_OK) {
+    fenci_model *m = NULL;
+    if (fenci_model_from_buffer(&m, out, len, NULL, err, sizeof err) != FENCI_OK)
+      FT_FAIL("compiled image does not load: %s", err);
+    fenci_model_free(m);
+    fenci_free(&ft_a, out);
+  } else if (out) {
+    FT_FAIL("compile_ex: output set on failure");
+  }
+  return rc;
+}
+
 /* tagger creation + segmentation with a fresh tagger; after a failure in
  * fenci_segment the same tagger must give the reference tokens */
 static fenci_rc op_tagger_segment(void *ctx) {
@@ -456,6 +476,8 @@ int main(int argc, char **argv) {
   char *src;
   static const char dict_text[] = "# user words\n长江大桥\n和尚 100 n\n自然语言处理 5 l\n南京市长 0\n一个月\nk8s\n";
   const char *dict_path = "build/tests/fault-dict.txt";
+  char *corpus = NULL; /* segmented corpus for compile_ex ($FAULT_CORPUS) */
+  size_t corpus_len = 0;
   FILE *f;
   if (argc < 3) {
     fprintf(stderr, "usage: fault LEXICON_SOURCE... MODEL.fenci...\n");
@@ -467,6 +489,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (getenv("FAULT_TMP")) dict_path = getenv("FAULT_TMP");
+  if (getenv("FAULT_CORPUS")) corpus = ft_read(getenv("FAULT_CORPUS"), &corpus_len);
   f = fopen(dict_path, "wb");
   if (!f || fwrite(dict_text, 1, sizeof dict_text - 1, f) != sizeof dict_text - 1) {
     fprintf(stderr, "cannot write %s\n", dict_path);
@@ -489,6 +512,12 @@ int main(int argc, char **argv) {
     c.src_len = src_len;
     snprintf(name, sizeof name, "lexicon_compile %s", strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i]);
     ft_loop(name, op_compile, &c);
+    if (corpus) {
+      c.dict_text = corpus;
+      c.dict_len = corpus_len;
+      snprintf(name, sizeof name, "lexicon_compile_ex %s + corpus", strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i]);
+      ft_loop(name, op_compile_ex, &c);
+    }
     free(src);
   }
   {
@@ -500,6 +529,7 @@ int main(int argc, char **argv) {
       first = 0;
     }
   }
+  free(corpus);
   if (ft_state.live_blocks != 0) FT_FAIL("%ld blocks still live at exit", ft_state.live_blocks);
   if (ft_failures) {
     printf("fault: %d failures\n", ft_failures);

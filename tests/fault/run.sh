@@ -8,8 +8,10 @@ set -eu
 fenci_test_cc "$BUILD/tests/fault" tests/fault/fault.c
 fenci_test_models
 set -- "$BUILD/tests/data/mini.fenci"
-[ -f "$BUILD/tests/data/mini-trained.fenci" ] && set -- "$@" "$BUILD/tests/data/mini-trained.fenci"
+for m in mini-hmm mini-trained; do
+  [ -f "$BUILD/tests/data/$m.fenci" ] && set -- "$@" "$BUILD/tests/data/$m.fenci"
+done
 if [ "${FAULT_SHIPPED:-1}" = 1 ]; then
   for m in models/*.fenci; do [ -f "$m" ] && set -- "$@" "$m"; done
 fi
-FAULT_TMP="$BUILD/tests/fault-dict.txt" "$BUILD/tests/fault" fuzz/mini-lexicon.txt fuzz/seeds/compile/jieba-head.txt "$@"
+FAULT_TMP="$BUILD/tests/fault-dict.txt" FAULT_CORPUS=fuzz/mini-train.seg "$BUILD/tests/fault" fuzz/mini-lexicon.txt fuzz/seeds/compile/jieba-head.txt "$@"

@@ -8,7 +8,9 @@ set -eu
 fenci_test_cc "$BUILD/tests/path" tests/pathological/path.c
 fenci_test_models
 set -- "$BUILD/tests/data/mini.fenci"
-[ -f "$BUILD/tests/data/mini-trained.fenci" ] && set -- "$@" "$BUILD/tests/data/mini-trained.fenci"
+for m in mini-hmm mini-trained; do
+  [ -f "$BUILD/tests/data/$m.fenci" ] && set -- "$@" "$BUILD/tests/data/$m.fenci"
+done
 if [ "${PATHOLOGICAL_LONG:-0}" = 1 ]; then
   for m in models/*.fenci; do [ -f "$m" ] && set -- "$@" "$m"; done
 fi
