@@ -167,18 +167,20 @@ size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uin
 }
 
 void fc_scan_free(fc_scan *s, const fenci_alloc *a) {
+  fc_free(a, s->nb);
+  fc_free(a, s->ns);
   fc_free(a, s->u);
   fc_free(a, s->e);
   fc_free(a, s->first);
   memset(s, 0, sizeof *s);
 }
 
-/* Unit index whose end is byte offset end, searching forward from unit i;
- * returns (uint32_t)-1 when end falls inside a unit. */
+/* Unit index whose normalised end is offset end in nb, searching forward
+ * from unit i; returns (uint32_t)-1 when end falls inside a unit. */
 static uint32_t fc_unit_ending_at(const fc_scan *s, size_t i, size_t end) {
   for (; i < s->n; i++) {
-    if (s->u[i].end == end) return (uint32_t)i;
-    if (s->u[i].end > end) break;
+    if (s->ns[i + 1] == end) return (uint32_t)i;
+    if (s->ns[i + 1] > end) break;
   }
   return (uint32_t)-1;
 }
@@ -213,11 +215,13 @@ static int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t
 static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                            size_t i, const fenci_alloc *a) {
   fc_dat_match lm[FC_MAXM], um[FC_MAXM];
-  size_t nl, nu = 0, p = 0, q = 0, start = s->u[i].start;
-  const uint8_t *t = text + start;
-  size_t rest = len - start;
+  size_t nl, nu = 0, p = 0, q = 0, start = s->ns[i];
+  const uint8_t *t = s->nb + start;
+  size_t rest = s->nbn - start;
+  (void)text;
+  (void)len;
   if (rest > 255) rest = 255;
-  if (s->u[i].cls == FC_C_HAN && s->u[i].end - s->u[i].start == 3 && m->first) {
+  if (s->u[i].cls == FC_C_HAN && s->ns[i + 1] - s->ns[i] == 3 && m->first) {
     /* cached first character: continue from its node */
     uint32_t cp = ((uint32_t)(t[0] & 0x0F) << 12) | ((uint32_t)(t[1] & 0x3F) << 6) | (t[2] & 0x3Fu);
     const uint32_t *fe = cp >= FC_UNK_LO && cp <= FC_UNK_HI ? m->first + 2 * (cp - FC_UNK_LO) : NULL;
@@ -295,6 +299,7 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
   size_t pos = 0, i;
   s->n = 0;
   s->ne = 0;
+  s->nbn = 0;
   while (pos < len) {
     fc_unit *u;
     uint8_t kind, cls;
@@ -307,15 +312,41 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
     u->end = (uint32_t)(pos + l);
     u->cls = cls;
     u->kind = kind;
-    /* only single-character units carry a code point for features */
-    if (!feats && m->unk_lp && cls == FC_C_HAN) u->cp = cp;
-    else u->cp = feats && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) &&
-                    fc_utf8_decode(text + pos, len - pos, &cp) == l
-                ? fc_char_norm(cp)
-                : 0;
+    {
+      /* Normalised bytes of the unit for lexicon lookups: a one-character
+       * unit is mapped (traditional -> simplified, full-width -> ASCII), so
+       * traditional text finds the lexicon's simplified words; other units
+       * are copied.  Offsets in the text are never affected. */
+      uint32_t ncp = cp;
+      uint8_t enc[4];
+      size_t el = l;
+      const uint8_t *src = text + pos;
+      int single = l <= 4 && cp != FC_BADCP && fc_utf8_decode(text + pos, len - pos, &ncp) == l;
+      if (single) {
+        ncp = fc_char_norm(cp);
+        if (ncp != cp && ncp >= 0x21) {
+          el = fc_utf8_encode(ncp, enc);
+          src = enc;
+        }
+      }
+      if (fc_grow(a, (void **)&s->ns, &s->nscap, s->n + 1, sizeof *s->ns) ||
+          fc_grow(a, (void **)&s->nb, &s->nbcap, s->nbn + el, 1))
+        return FENCI_NOMEM;
+      s->ns[s->n - 1] = (uint32_t)s->nbn;
+      memcpy(s->nb + s->nbn, src, el);
+      s->nbn += el;
+      /* code points for the features (feats) or the unknown-word model */
+      if (feats) u->cp = single && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER)
+                             ? ncp
+                             : 0;
+      else if (m->unk_lp && cls == FC_C_HAN) u->cp = ncp;
+    }
     pos += l;
   }
-  if (fc_grow(a, (void **)&s->first, &s->fcap, s->n + 1, sizeof *s->first)) return FENCI_NOMEM;
+  if (fc_grow(a, (void **)&s->first, &s->fcap, s->n + 1, sizeof *s->first) ||
+      fc_grow(a, (void **)&s->ns, &s->nscap, s->n + 1, sizeof *s->ns))
+    return FENCI_NOMEM;
+  s->ns[s->n] = (uint32_t)s->nbn;
   for (i = 0; i < s->n; i++) {
     s->first[i] = (uint32_t)s->ne;
     if (s->u[i].kind == FENCI_KIND_SPACE || s->u[i].kind == FENCI_KIND_INVALID) continue;

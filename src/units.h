@@ -60,6 +60,10 @@ typedef struct fc_scan {
   size_t ne, ecap;
   uint32_t *first;  /* first[i]..first[i+1]: edges starting at unit i (n+1 entries) */
   size_t fcap;
+  uint8_t *nb;      /* the chunk with characters normalised (fc_char_norm), for lexicon lookups */
+  size_t nbn, nbcap;
+  uint32_t *ns;     /* ns[i]: offset of unit i in nb (n+1 entries) */
+  size_t nscap;
 } fc_scan;
 
 /* Splits text into units and finds every lexicon/user word over them.

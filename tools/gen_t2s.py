@@ -9,7 +9,9 @@ converts it with `opencc_dict` (from the same package) unless a text file
     python3 tools/gen_t2s.py [TSCharacters.txt|.ocd2] > src/t2s.inc
 
 Only one-code-point to one-code-point entries are kept; the first listed
-simplified form is taken; identity mappings are dropped.  Output is sorted
+simplified form is taken; identity mappings are dropped, and so are
+characters listed among their own simplified forms (they occur in
+simplified text too).  Output is sorted
 by the traditional code point, so the C side can binary-search it.
 """
 import os
@@ -42,8 +44,12 @@ def main():
         if len(parts) < 2:
             continue
         trad = parts[0].strip()
-        simp = parts[1].split()[0] if parts[1].split() else ""
-        if len(trad) != 1 or len(simp) != 1 or trad == simp:
+        cands = parts[1].split()
+        simp = cands[0] if cands else ""
+        # A character listed among its own simplified forms (乾 -> 干 乾,
+        # 於 -> 于 於) is also written in simplified text; mapping it would
+        # change simplified text, so it is left alone.
+        if len(trad) != 1 or len(simp) != 1 or trad == simp or trad in cands:
             continue
         pairs[ord(trad)] = ord(simp)
     out = sys.stdout
