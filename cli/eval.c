@@ -230,9 +230,9 @@ static int load_words(wordset *ws, const char *path) {
   return ret;
 }
 
-/* Splits r's line into *words (grown as needed).  Returns count or -1. */
-static int split_line(const reader *r, fc_score_word **words, size_t *cap, size_t *count) {
-  size_t n = fc_score_split(r->line, r->len, *words, *cap);
+/* Splits text into *words (grown as needed).  Returns 0 or -1. */
+static int split_text(const char *text, size_t len, fc_score_word **words, size_t *cap, size_t *count) {
+  size_t n = fc_score_split(text, len, *words, *cap);
   if (n > *cap) {
     size_t nc = *cap ? *cap : 64;
     while (nc < n) {
@@ -245,11 +245,43 @@ static int split_line(const reader *r, fc_score_word **words, size_t *cap, size_
       return -1;
     *words = nw;
     *cap = nc;
-    n = fc_score_split(r->line, r->len, *words, *cap);
+    n = fc_score_split(text, len, *words, *cap);
   }
   *count = n;
   return 0;
 }
+
+static int split_line(const reader *r, fc_score_word **words, size_t *cap, size_t *count) {
+  return split_text(r->line, r->len, words, cap, count);
+}
+
+/* A block of lines joined with spaces, used to re-align gold and output
+ * when a character moved between neighbouring lines (the MSR gold has 16
+ * such lines: quotes moved).  The SIGHAN scorer aligns whole files, so line
+ * breaks do not matter to it; joining lines until both sides hold the same
+ * characters gives the same counts. */
+typedef struct block {
+  char *s;
+  size_t len, cap;
+} block;
+
+static int block_add(block *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t nc = b->cap ? b->cap : 4096;
+    char *p;
+    while (nc < b->len + n + 1) nc *= 2;
+    p = realloc(b->s, nc);
+    if (!p) return -1;
+    b->s = p;
+    b->cap = nc;
+  }
+  if (b->len) b->s[b->len++] = ' ';
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  return 0;
+}
+
+#define EVAL_MAX_JOIN 8 /* lines joined at most while re-aligning */
 
 /* ------------------------------------------------------------ output */
 
@@ -371,6 +403,11 @@ int fc_cmd_eval(int argc, char **argv) {
   int g_open = 0, t_open = 0;
   fc_score_word *gw = NULL, *tw = NULL;
   size_t gcap = 0, tcap = 0;
+  block gb = {NULL, 0, 0}, tb = {NULL, 0, 0};
+  fc_score_word *bw = NULL, *bw2 = NULL;
+  size_t bcap = 0, bcap2 = 0;
+  int joined = 0;                            /* lines in the current block */
+  uint64_t first_line = 0, realigned = 0;
   fc_score sc;
   memset(&sc, 0, sizeof sc);
 
@@ -415,16 +452,67 @@ int fc_cmd_eval(int argc, char **argv) {
       fprintf(stderr, "fenci eval: out of memory\n");
       goto done;
     }
-    if (fc_score_line(&sc, gw, ng, tw, nt, words_path ? ws_has : NULL, &ws) != 0) {
-      if (sc.mismatched <= EVAL_MAX_WARN)
-        fprintf(stderr,
-                "fenci eval: line %" PRIu64
-                ": characters differ from the gold line; counted as all wrong\n",
-                g.lineno);
-      if (sc.mismatched == EVAL_MAX_WARN)
-        fprintf(stderr, "fenci eval: (further mismatch warnings suppressed)\n");
+    if (fc_score_same_text(gw, ng, tw, nt)) {
+      if (joined) {
+        /* a line that agrees on its own ends the block: the block's
+         * difference is not a character moved to this line */
+        size_t bg, bt;
+        if (split_text(gb.s, gb.len, &bw, &bcap, &bg) != 0 || split_text(tb.s, tb.len, &bw2, &bcap2, &bt) != 0) {
+          fprintf(stderr, "fenci eval: out of memory\n");
+          goto done;
+        }
+        fc_score_line(&sc, bw, bg, bw2, bt, words_path ? ws_has : NULL, &ws);
+        sc.lines += (uint64_t)joined - 1;
+        if (sc.mismatched <= EVAL_MAX_WARN)
+          fprintf(stderr, "fenci eval: line %" PRIu64 "%s: characters differ from the gold; counted as all wrong\n",
+                  first_line, joined > 1 ? " and following" : "");
+        joined = 0;
+        gb.len = tb.len = 0;
+      }
+      fc_score_line(&sc, gw, ng, tw, nt, words_path ? ws_has : NULL, &ws);
+      continue;
+    }
+    /* characters differ: join lines until both sides agree again */
+    if (block_add(&gb, g.line, g.len) != 0 || block_add(&tb, t.line, t.len) != 0) {
+      fprintf(stderr, "fenci eval: out of memory\n");
+      goto done;
+    }
+    if (!joined) first_line = g.lineno;
+    joined++;
+    if (split_text(gb.s, gb.len, &gw, &gcap, &ng) != 0 || split_text(tb.s, tb.len, &tw, &tcap, &nt) != 0) {
+      fprintf(stderr, "fenci eval: out of memory\n");
+      goto done;
+    }
+    if (fc_score_same_text(gw, ng, tw, nt) || joined == EVAL_MAX_JOIN) {
+      int bad = fc_score_line(&sc, gw, ng, tw, nt, words_path ? ws_has : NULL, &ws) != 0;
+      sc.lines += (uint64_t)joined - 1;
+      if (bad) {
+        if (sc.mismatched <= EVAL_MAX_WARN)
+          fprintf(stderr, "fenci eval: line %" PRIu64 " (to %" PRIu64 "): characters differ from the gold; counted as all wrong\n",
+                  first_line, g.lineno);
+        if (sc.mismatched == EVAL_MAX_WARN) fprintf(stderr, "fenci eval: (further mismatch warnings suppressed)\n");
+      } else {
+        realigned += (uint64_t)joined;
+      }
+      joined = 0;
+      gb.len = tb.len = 0;
     }
   }
+  if (joined) {
+    /* the file ended inside a block that never re-aligned */
+    size_t ng, nt;
+    if (split_text(gb.s, gb.len, &gw, &gcap, &ng) != 0 || split_text(tb.s, tb.len, &tw, &tcap, &nt) != 0) {
+      fprintf(stderr, "fenci eval: out of memory\n");
+      goto done;
+    }
+    if (fc_score_line(&sc, gw, ng, tw, nt, words_path ? ws_has : NULL, &ws) != 0)
+      fprintf(stderr, "fenci eval: line %" PRIu64 " (to %" PRIu64 "): characters differ from the gold; counted as all wrong\n",
+              first_line, g.lineno);
+    sc.lines += (uint64_t)joined - 1;
+  }
+  if (realigned > 0)
+    fprintf(stderr, "fenci eval: %" PRIu64 " lines whose characters moved to a neighbouring line were scored jointly\n",
+            realigned);
   if (sc.mismatched > 0)
     fprintf(stderr, "fenci eval: %" PRIu64 " of %" PRIu64 " lines mismatched\n", sc.mismatched,
             sc.lines);
@@ -446,6 +534,10 @@ done:
     rd_close(&t);
   free(gw);
   free(tw);
+  free(gb.s);
+  free(tb.s);
+  free(bw);
+  free(bw2);
   ws_free(&ws);
   return ret;
 }
