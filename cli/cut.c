@@ -213,7 +213,7 @@ static int read_batch(reader *r, char **buf, size_t *len, size_t *cap) {
     *buf = nb;
     *cap = nc;
   }
-  memcpy(*buf, r->carry, r->carry_n);
+  if (r->carry_n) memcpy(*buf, r->carry, r->carry_n); /* carry is NULL before the first batch */
   n = r->carry_n;
   r->carry_n = 0;
   for (;;) {
