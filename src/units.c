@@ -300,47 +300,64 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
   s->n = 0;
   s->ne = 0;
   s->nbn = 0;
+  /* Reserve for the worst case once (a unit per byte; a normalised
+   * character is at most 4 bytes for at least 1), so the loop below never
+   * reallocates. */
+  if (fc_grow(a, (void **)&s->u, &s->cap, len + 1, sizeof *s->u) ||
+      fc_grow(a, (void **)&s->ns, &s->nscap, len + 2, sizeof *s->ns) ||
+      fc_grow(a, (void **)&s->nb, &s->nbcap, 4 * len + 4, 1))
+    return FENCI_NOMEM;
   while (pos < len) {
-    fc_unit *u;
+    fc_unit *u = &s->u[s->n];
     uint8_t kind, cls;
-    uint32_t cp;
-    size_t l = fc_unit_len(text + pos, len - pos, &kind, &cls, &cp);
-    if (fc_grow(a, (void **)&s->u, &s->cap, s->n + 1, sizeof *s->u)) return FENCI_NOMEM;
-    u = &s->u[s->n++];
+    uint32_t cp, ncp;
+    size_t l;
+    const uint8_t *t = text + pos;
+    s->ns[s->n] = (uint32_t)s->nbn;
+    if (t[0] >= 0xE4 && t[0] <= 0xE9 && len - pos >= 3 && (t[1] & 0xC0) == 0x80 && (t[2] & 0xC0) == 0x80) {
+      /* fast path: a character of the main CJK block (U+4000..U+9FFF) */
+      cp = ((uint32_t)(t[0] & 0x0F) << 12) | ((uint32_t)(t[1] & 0x3F) << 6) | (t[2] & 0x3Fu);
+      l = 3;
+      kind = FENCI_KIND_WORD;
+      cls = (uint8_t)(cp >= 0x4E00 ? FC_C_HAN : fc_char_class(cp));
+    } else {
+      l = fc_unit_len(t, len - pos, &kind, &cls, &cp);
+    }
     memset(u, 0, sizeof *u);
     u->start = (uint32_t)pos;
     u->end = (uint32_t)(pos + l);
     u->cls = cls;
     u->kind = kind;
-    {
-      /* Normalised bytes of the unit for lexicon lookups: a one-character
-       * unit is mapped (traditional -> simplified, full-width -> ASCII), so
-       * traditional text finds the lexicon's simplified words; other units
-       * are copied.  Offsets in the text are never affected. */
-      uint32_t ncp = cp;
-      uint8_t enc[4];
-      size_t el = l;
-      const uint8_t *src = text + pos;
-      int single = l <= 4 && cp != FC_BADCP && fc_utf8_decode(text + pos, len - pos, &ncp) == l;
-      if (single) {
-        ncp = fc_char_norm(cp);
-        if (ncp != cp && ncp >= 0x21) {
-          el = fc_utf8_encode(ncp, enc);
-          src = enc;
-        }
+    /* Normalised bytes of the unit for lexicon lookups: a one-character
+     * unit is mapped (traditional -> simplified, full-width -> ASCII), so
+     * traditional text finds the lexicon's simplified words; other units are
+     * copied.  Offsets in the text are never affected. */
+    ncp = cp;
+    if (l == 3 && kind == FENCI_KIND_WORD) {
+      ncp = fc_char_norm(cp);
+      if (ncp == cp) {
+        s->nb[s->nbn] = t[0];
+        s->nb[s->nbn + 1] = t[1];
+        s->nb[s->nbn + 2] = t[2];
+        s->nbn += 3;
+      } else {
+        s->nbn += fc_utf8_encode(ncp, s->nb + s->nbn);
       }
-      if (fc_grow(a, (void **)&s->ns, &s->nscap, s->n + 1, sizeof *s->ns) ||
-          fc_grow(a, (void **)&s->nb, &s->nbcap, s->nbn + el, 1))
-        return FENCI_NOMEM;
-      s->ns[s->n - 1] = (uint32_t)s->nbn;
-      memcpy(s->nb + s->nbn, src, el);
-      s->nbn += el;
-      /* code points for the features (feats) or the unknown-word model */
-      if (feats) u->cp = single && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER)
-                             ? ncp
-                             : 0;
-      else if (m->unk_lp && cls == FC_C_HAN) u->cp = ncp;
+    } else {
+      int single = cp != FC_BADCP && l <= 4 && fc_utf8_decode(t, len - pos, &ncp) == l;
+      ncp = single ? fc_char_norm(cp) : cp;
+      if (single && ncp != cp && ncp >= 0x21) {
+        s->nbn += fc_utf8_encode(ncp, s->nb + s->nbn);
+      } else {
+        memcpy(s->nb + s->nbn, t, l);
+        s->nbn += l;
+      }
+      if (!single) ncp = 0;
     }
+    /* code points for the features (feats) or the unknown-word model */
+    if (feats) u->cp = (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) ? ncp : 0;
+    else if (m->unk_lp && cls == FC_C_HAN) u->cp = ncp;
+    s->n++;
     pos += l;
   }
   if (fc_grow(a, (void **)&s->first, &s->fcap, s->n + 1, sizeof *s->first) ||
