@@ -105,6 +105,24 @@ typedef struct line_ctx {
   size_t next_cstart;   /* char offset after the last main token */
 } line_ctx;
 
+/* Text format, the common case: separator and token bytes, nothing else. */
+static int cut_token_text(void *vctx, const fenci_token *t, const char *form, size_t len) {
+  line_ctx *c = vctx;
+  obuf *b = c->out;
+  size_t sl = c->ntok ? c->cfg->seplen : 0;
+  if (t->kind == FENCI_KIND_SPACE) return 0;
+  if (b->n + sl + len > b->cap) {
+    ob_put(b, c->cfg->sep, sl);
+    ob_put(b, form, len);
+  } else {
+    memcpy(b->p + b->n, c->cfg->sep, sl);
+    memcpy(b->p + b->n + sl, form, len);
+    b->n += sl + len;
+  }
+  c->ntok++;
+  return 0;
+}
+
 static int cut_token(void *vctx, const fenci_token *t, const char *form, size_t len) {
   line_ctx *c = vctx;
   obuf *b = c->out;
@@ -173,7 +191,7 @@ static int cut_batch(const cut_cfg *cfg, fenci_tagger *t, const fenci_model *m, 
     c.out = out;
     c.line = in + p;
     if (cfg->format == FMT_JSON) ob_str(out, "{\"tokens\":[");
-    rc = fenci_segment(t, in + p, le - p, cut_token, &c);
+    rc = fenci_segment(t, in + p, le - p, cfg->format == FMT_TEXT ? cut_token_text : cut_token, &c);
     if (rc != FENCI_OK) {
       fprintf(stderr, "fenci cut: %s\n", fenci_tagger_errmsg(t));
       return -1;

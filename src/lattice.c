@@ -51,6 +51,26 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
   l->nf[0] = 0;
   for (i = 0; i < n; i++) l->nf[i + 1] = l->nf[i] + (s->u[i].force != 0);
   l->best[n] = 0;
+  if (l->nf[n] == 0) {
+    /* no forced words (the usual case): a tighter loop without the checks */
+    const fc_edge *e = s->e;
+    for (i = n; i-- > 0;) {
+      double best = (double)fc_unit_cost(&s->u[i], m) + l->best[i + 1];
+      int32_t nx = -1;
+      uint32_t q, qe = s->first[i + 1];
+      for (q = s->first[i]; q < qe; q++) {
+        double c = (double)e[q].cost + l->best[e[q].to];
+        if (c < best || (c == best && nx >= 0 && e[q].to > e[nx].to)) {
+          best = c;
+          nx = (int32_t)q;
+        }
+      }
+      l->best[i] = best;
+      l->next[i] = nx;
+    }
+    i = 0;
+    goto path;
+  }
   for (i = n; i-- > 0;) {
     const fc_unit *u = &s->u[i];
     double best;
@@ -91,6 +111,7 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     l->best[i] = best;
     l->next[i] = nx;
   }
+path:
   for (i = 0; i < n;) {
     int32_t nx = l->next[i];
     size_t to = nx >= 0 ? s->e[nx].to : i + 1;

@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "lexicon.h"
 #include "oov.h"
+#include "pairs.h"
 
 #define FC_MAX_LINE (64 * 1024)
 
@@ -315,6 +316,17 @@ fenci_rc fenci_lexicon_compile_ex(const char *src, size_t src_len, const char *c
     if (bad) goto nomem;
   }
   if (fc_writer_add(&w, "LEXT", trie, trie_size) != FENCI_OK) goto nomem;
+  {
+    /* LEX2: the two-character index over the same words */
+    fc_dat tv;
+    fc_buf pb;
+    int bad;
+    fc_buf_init(&pb, a);
+    bad = fc_dat_view(&tv, trie, trie_size, NULL, 0) != FENCI_OK ||
+          fc_pairs_build(&tv, keys, lens, n, &pb, a) != FENCI_OK || fc_writer_add(&w, "LEX2", pb.data, pb.len) != FENCI_OK;
+    fc_buf_free(&pb);
+    if (bad) goto nomem;
+  }
   if (fc_writer_add(&w, "LEXC", sec.data, sec.len) != FENCI_OK) goto nomem;
   sec.len = 0;
   for (i = 0; i < n; i++)

@@ -129,6 +129,13 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
 
     }
   }
+  {
+    const fc_section *p2 = fc_fmt_find(&m->file, "LEX2");
+    if (p2) {
+      rc = fc_pairs_view(&m->pairs, p2->data, p2->size, err, errlen);
+      if (rc != FENCI_OK) return rc;
+    }
+  }
   /* the trie node after each common Han character, so the scan skips
    * the first three (most frequent, least cache-friendly) steps */
   m->first = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 2 * sizeof *m->first);

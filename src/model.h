@@ -11,6 +11,7 @@
 #include "dat.h"
 #include "segmodel.h"
 #include "oov.h"
+#include "pairs.h"
 
 #define FC_UNK_LO 0x4E00u /* the unknown-word table covers the main CJK block */
 #define FC_UNK_HI 0x9FFFu
@@ -37,6 +38,7 @@ struct fenci_model {
   double unk_base;        /* base cost of an unknown word */
   double unk_cap;         /* candidates costing more are not proposed */
   fc_segmodel *seg;       /* trained segmenter or NULL */
+  fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */
   uint32_t *first;        /* FC_UNK_LO..FC_UNK_HI, two words each: the trie node after
                            * the character's three bytes (FC_NO_NODE when no word
                            * starts with it) and the character's own word index

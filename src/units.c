@@ -185,8 +185,8 @@ static uint32_t fc_unit_ending_at(const fc_scan *s, size_t i, size_t end) {
   return (uint32_t)-1;
 }
 
-static int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t to, float cost, uint16_t tag,
-                       uint8_t user) {
+static inline int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t to, float cost, uint16_t tag,
+                              uint8_t user) {
   fc_edge *e;
   /* a user word replaces a lexicon word over the same span */
   if (s->ne && s->e[s->ne - 1].from == from && s->e[s->ne - 1].to == to) {
@@ -198,7 +198,7 @@ static int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t
     }
     return 0;
   }
-  if (fc_grow(a, (void **)&s->e, &s->ecap, s->ne + 1, sizeof *s->e)) return -1;
+  if (s->ne == s->ecap && fc_grow(a, (void **)&s->e, &s->ecap, s->ne + 1, sizeof *s->e)) return -1;
   e = &s->e[s->ne++];
   e->from = from;
   e->to = to;
@@ -212,6 +212,18 @@ static int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t
 /* Merges the matches of the lexicon and the user trie at unit i, in order
  * of increasing end, into the edge list. */
 #define FC_MAXM 64
+/* The two normalised characters starting at unit j when both are 3-byte
+ * characters of the pair index's range; 0 otherwise. */
+static inline int fc_pair_at(const fc_scan *s, size_t j, uint32_t *c1, uint32_t *c2) {
+  const uint8_t *q;
+  if (j + 1 >= s->n || s->ns[j + 2] - s->ns[j] != 6 || s->ns[j + 1] - s->ns[j] != 3) return 0;
+  q = s->nb + s->ns[j];
+  if (q[0] < 0xE4 || q[0] > 0xE9 || q[3] < 0xE4 || q[3] > 0xE9) return 0;
+  *c1 = ((uint32_t)(q[0] & 0x0F) << 12) | ((uint32_t)(q[1] & 0x3F) << 6) | (q[2] & 0x3Fu);
+  *c2 = ((uint32_t)(q[3] & 0x0F) << 12) | ((uint32_t)(q[4] & 0x3F) << 6) | (q[5] & 0x3Fu);
+  return *c1 >= FC_PAIR_LO && *c2 >= FC_PAIR_LO;
+}
+
 static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                            size_t i, const fenci_alloc *a) {
   fc_dat_match lm[FC_MAXM], um[FC_MAXM];
@@ -229,14 +241,33 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
     nl = 0;
     if (node != FC_NO_NODE) {
       size_t k;
+      uint32_t c2 = 0, n2, w2;
       if (fe[1] != FC_NO_NODE) {
         lm[0].len = 3;
         lm[0].value = fe[1];
         nl = 1;
       }
-      k = fc_dat_prefix_from(&m->trie, node, t + 3, rest - 3, lm + nl, FC_MAXM - nl);
-      if (k > FC_MAXM - nl) k = FC_MAXM - nl;
-      for (; k > 0; k--, nl++) lm[nl].len += 3;
+      uint32_t c1x;
+      if (m->pairs.slots && !fc_pair_at(s, i, &c1x, &c2)) c2 = 0;
+      if (c2) {
+        /* one probe of the pair index instead of walking the second character */
+        if (fc_pairs_find(&m->pairs, cp, c2, &n2, &w2)) {
+          if (w2 != FC_PAIR_NONE) {
+            lm[nl].len = 6;
+            lm[nl].value = w2;
+            nl++;
+          }
+          if (n2 != FC_PAIR_NONE) {
+            k = fc_dat_prefix_from(&m->trie, n2, t + 6, rest - 6, lm + nl, FC_MAXM - nl);
+            if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+            for (; k > 0; k--, nl++) lm[nl].len += 6;
+          }
+        }
+      } else {
+        k = fc_dat_prefix_from(&m->trie, node, t + 3, rest - 3, lm + nl, FC_MAXM - nl);
+        if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+        for (; k > 0; k--, nl++) lm[nl].len += 3;
+      }
     }
   } else {
     nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
@@ -278,15 +309,15 @@ static int fc_scan_unknown(fc_scan *s, const fenci_model *m, size_t i, const fen
   c = base - (double)lp[(u[i].cp - FC_UNK_LO) * 4 + FC_TAG_B];
   if (c > m->unk_cap) return 0;
   for (k = i + 1; k < s->n && k < i + FC_UNK_MAX; k++) {
-    size_t q;
-    int dup = 0;
+    int dup;
     const float *p;
     double e;
     if (u[k].cp < FC_UNK_LO || u[k].cp > FC_UNK_HI || u[k].force) break;
     p = lp + (u[k].cp - FC_UNK_LO) * 4;
     e = c - (double)p[FC_TAG_E];
-    for (q = first; q < last; q++)
-      if (s->e[q].to == k + 1) dup = 1;
+    /* the lexicon edges from i come in increasing order of their end */
+    while (first < last && s->e[first].to < k + 1) first++;
+    dup = first < last && s->e[first].to == k + 1;
     if (!dup && e < m->unk_cap && fc_edge_add(s, a, (uint32_t)i, (uint32_t)k + 1, (float)e, 0, FC_EDGE_UNK)) return -1;
     c -= (double)p[FC_TAG_M];
     if (c > m->unk_cap) break;

@@ -230,7 +230,7 @@ static void test_header_fields(void) {
   expect(img, len, 0, "\x09", 1, 0, FENCI_BADFORMAT, "7-bit");
   expect(img, len, 0, "PK", 2, 0, FENCI_BADFORMAT, "not a fenci model");
   /* version: newer major refused naming both versions, CRC fixed or not */
-  expect(img, len, 8, "\x02\x00", 2, 0, FENCI_BADVERSION, "2.0 is newer than this library's 1.0");
+  expect(img, len, 8, "\x02\x00\x00\x00", 4, 0, FENCI_BADVERSION, "2.0 is newer than this library's 1.");
   expect(img, len, 8, "\x02\x00\x07\x00", 4, 1, FENCI_BADVERSION, "2.7");
   expect(img, len, 8, "\x00\x00", 2, 1, FENCI_BADVERSION, "older");
   /* newer minor accepted */
