@@ -7,7 +7,7 @@
 
 /* The model used when none is named. */
 #ifndef FENCI_DEFAULT_MODEL
-#define FENCI_DEFAULT_MODEL "lexicon"
+#define FENCI_DEFAULT_MODEL "ctb"
 #endif
 
 /* Resolves NAME or PATH to a model file path: a PATH containing '/' or
