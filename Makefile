@@ -84,6 +84,21 @@ models/lexicon.fenci: fenci tools/pd2seg.sh
 	tools/pd2seg.sh train < $(DATA)/pd1998-01/199801.txt > $(BUILD)/data/pd_train.seg
 	./fenci compile $(DATA)/lexicon/jieba-dict.txt --oov-corpus $(BUILD)/data/pd_train.seg -o $@
 
+# Traditional Chinese: the default model on the SIGHAN 2005 CITYU and AS tests
+# (the models are trained on simplified text; features map traditional to
+# simplified characters, offsets stay in the original text).
+.PHONY: eval-traditional
+eval: eval-traditional
+eval-traditional: $(BIN)
+	@mkdir -p $(BUILD)/eval
+	@for t in cityu as; do \
+	  raw=$(DATA)/sighan2005/$${t}_test.utf8; gold=$(DATA)/sighan2005/$${t}_test_gold.utf8; \
+	  [ $$t = as ] && gold=$(DATA)/sighan2005/as_testing_gold.utf8; \
+	  ./$(BIN) cut -q -d '  ' $$raw > $(BUILD)/eval/$$t.out || exit 1; \
+	  printf '%-6s (default model, traditional) ' $$t; \
+	  ./$(BIN) eval $$gold $(BUILD)/eval/$$t.out --words $(DATA)/sighan2005/$${t}_training_words.utf8 2>/dev/null | head -1; \
+	done
+
 # Fragments owned by their areas: benchmark, models/eval, fuzzing.
 -include bench/bench.mk
 -include models.mk
