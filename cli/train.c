@@ -16,7 +16,8 @@ static void train_usage(FILE *f) {
   fprintf(f,
           "usage: fenci train --lexicon LEX.fenci --train FILE [--format pd|msr|ctb|seg]\n"
           "                   [--dev FILE [--dev-format F]] [--iters N] [--seed S]\n"
-          "                   [--templates LIST] [--min-count N] [--prune N] [--patience N] [--folds N]\n"
+          "                   [--templates LIST] [--min-count N] [--sym-min-count N] [--prune N]\n"
+          "                   [--patience N] [--folds N]\n"
           "                   [--meta KEY=VALUE]... -o OUT.fenci\n"
           "Trains the B/M/E/S averaged-perceptron segmenter on a segmented corpus and\n"
           "writes OUT = the lexicon model plus the trained weights.  Progress goes to stderr.\n"
@@ -29,8 +30,10 @@ static void train_usage(FILE *f) {
           "  --seed        shuffling seed (default 1); same data and seed => same bytes\n"
           "  --templates   feature groups, comma-separated, of: uni bi skip tri lex lexu cls\n"
           "                rep mm mmu tlex tlexu, or 'default', 'all'\n"
-          "                (default: uni,bi,skip,lex,lexu,tlex,tlexu)\n"
+          "                (default: uni,bi,skip,lex,lexu,tlex,tlexu; tlex and tlexu bring bi)\n"
           "  --min-count   drop features seen fewer times in training (default 2)\n"
+          "  --sym-min-count  characters seen fewer times share one 'unknown' symbol\n"
+          "                (default 1: only unseen ones)\n"
           "  --prune       zero quantised weights with |w| <= N (default 0)\n"
           "  --patience    stop after N iterations without a dev gain (default 0: never)\n"
           "  --folds       jackknife folds for the training-word lexicon (tlex, tlexu;\n"
@@ -122,6 +125,9 @@ int fc_cmd_train(int argc, char **argv) {
     } else if (!strcmp(a, "--min-count")) {
       if (train_num(a, val, 1000000, &v)) return 2;
       o.min_count = (uint32_t)v;
+    } else if (!strcmp(a, "--sym-min-count")) {
+      if (train_num(a, val, 1000000, &v) || v == 0) return 2;
+      o.sym_min_count = (uint32_t)v;
     } else if (!strcmp(a, "--prune")) {
       if (train_num(a, val, 30000, &v)) return 2;
       o.prune = (int)v;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "fenci.h"
+#include "fmt.h"
 #include "chars.h"
 #include "feat.h"
 
@@ -68,50 +69,65 @@ static int fc_feat_is_hannum(uint32_t c) {
   }
 }
 
-static void fc_feat_unit(const fc_unit *u, uint32_t *sym, uint8_t *cls) {
+uint32_t fc_feat_unit_sym(const fc_unit *u) {
   uint32_t c = u->cp;
   switch (u->kind) {
   case FENCI_KIND_LATIN:
-    *sym = FC_SYM_ATOM + FENCI_KIND_LATIN;
-    *cls = FC_FC_LATIN;
-    return;
   case FENCI_KIND_NUMBER:
-    *sym = FC_SYM_ATOM + FENCI_KIND_NUMBER;
-    *cls = FC_FC_NUMBER;
-    return;
   case FENCI_KIND_URL:
   case FENCI_KIND_EMAIL:
-    *sym = FC_SYM_ATOM + u->kind;
-    *cls = FC_FC_URL;
-    return;
+    return FC_SYM_ATOM + u->kind;
   case FENCI_KIND_SPACE:
-    *sym = FC_SYM_SPACE;
-    *cls = FC_FC_SPACE;
-    return;
+    return FC_SYM_SPACE;
   default:
     break;
   }
-  if (c == 0) { /* an atom of another kind */
-    *sym = FC_SYM_ATOM + (u->kind & 0x3F);
-    *cls = FC_FC_OTHER;
-    return;
+  if (c == 0) return FC_SYM_ATOM + (u->kind & 0x3F); /* an atom of another kind */
+  if (c == 0x25CB) c = 0x3007;                      /* ○ written for 〇 in dates */
+  if (u->cls == FC_C_SPACE) return FC_SYM_SPACE;
+  return c & 0x1FFFFF;
+}
+
+static uint8_t fc_feat_unit_cls(const fc_unit *u) {
+  uint32_t c = u->cp;
+  switch (u->kind) {
+  case FENCI_KIND_LATIN: return FC_FC_LATIN;
+  case FENCI_KIND_NUMBER: return FC_FC_NUMBER;
+  case FENCI_KIND_URL:
+  case FENCI_KIND_EMAIL: return FC_FC_URL;
+  case FENCI_KIND_SPACE: return FC_FC_SPACE;
+  default: break;
   }
-  if (c == 0x25CB) c = 0x3007; /* ○ written for 〇 in dates */
-  *sym = c & 0x1FFFFF;
+  if (c == 0) return FC_FC_OTHER;
+  if (c == 0x25CB) c = 0x3007;
   switch (u->cls) {
   case FC_C_HAN:
-    if (fc_feat_is_hannum(c)) *cls = FC_FC_HANNUM;
-    else if (c == 0x5E74 || c == 0x6708 || c == 0x65E5) *cls = FC_FC_DATE; /* 年月日 */
-    else *cls = FC_FC_HAN;
-    break;
-  case FC_C_LATIN: *cls = FC_FC_LATIN; break;
+    if (fc_feat_is_hannum(c)) return FC_FC_HANNUM;
+    if (c == 0x5E74 || c == 0x6708 || c == 0x65E5) return FC_FC_DATE; /* 年月日 */
+    return FC_FC_HAN;
+  case FC_C_LATIN: return FC_FC_LATIN;
   case FC_C_DIGIT:
-  case FC_C_FWDIGIT: *cls = FC_FC_NUMBER; break;
-  case FC_C_CJKPUNCT: *cls = FC_FC_CJKPUNCT; break;
-  case FC_C_PUNCT: *cls = c == 0x3007 ? FC_FC_HANNUM : FC_FC_PUNCT; break;
-  case FC_C_SPACE: *sym = FC_SYM_SPACE; *cls = FC_FC_SPACE; break;
-  default: *cls = c == 0x3007 ? FC_FC_HANNUM : FC_FC_OTHER; break;
+  case FC_C_FWDIGIT: return FC_FC_NUMBER;
+  case FC_C_CJKPUNCT: return FC_FC_CJKPUNCT;
+  case FC_C_PUNCT: return c == 0x3007 ? FC_FC_HANNUM : FC_FC_PUNCT;
+  case FC_C_SPACE: return FC_FC_SPACE;
+  default: return c == 0x3007 ? FC_FC_HANNUM : FC_FC_OTHER;
   }
+}
+
+uint32_t fc_symmap_id(const fc_symmap *m, uint32_t sym) {
+  uint32_t lo = 0, hi = m->n_ext;
+  if (sym < FC_SYMMAP_DIRECT) {
+    uint32_t id = fc_rd16(m->direct + 2 * (size_t)sym);
+    return id ? id : FC_ID_UNK;
+  }
+  while (lo < hi) { /* binary search of the sorted (symbol, id) pairs */
+    uint32_t mid = lo + (hi - lo) / 2, s = fc_rd32(m->ext + 8 * (size_t)mid);
+    if (s == sym) return fc_rd32(m->ext + 8 * (size_t)mid + 4);
+    if (s < sym) lo = mid + 1;
+    else hi = mid;
+  }
+  return FC_ID_UNK;
 }
 
 /* Tags units [i, i+len) as one word into bits shift..shift+1 of c. */
@@ -123,15 +139,28 @@ static void fc_feat_mmword(uint8_t *c, size_t i, size_t len, int shift) {
   }
 }
 
-void fc_feat_symbols(const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls) {
+void fc_feat_symbols(const fc_symmap *m, const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls) {
   size_t i;
-  uint8_t *c = cls + FC_FEAT_PAD;
+  uint8_t *c;
+  uint32_t *y = sym + FC_FEAT_PAD;
   for (i = 0; i < FC_FEAT_PAD; i++) {
-    sym[i] = FC_SYM_BOS;
-    sym[n + FC_FEAT_PAD + i] = FC_SYM_EOS;
-    cls[i] = cls[n + FC_FEAT_PAD + i] = FC_FC_PAD;
+    sym[i] = FC_ID_BOS;
+    sym[n + FC_FEAT_PAD + i] = FC_ID_EOS;
   }
-  for (i = 0; i < n; i++) fc_feat_unit(&u[i], &sym[i + FC_FEAT_PAD], &c[i]);
+  for (i = 0; i < n; i++) {
+    uint32_t cp = u[i].cp;
+    /* the common case first: a Han character with a direct id */
+    if (cp - 0x3400u < 0xC000u && u[i].cls == FC_C_HAN && u[i].kind != FENCI_KIND_SPACE) {
+      uint32_t id = fc_rd16(m->direct + 2 * (size_t)cp);
+      y[i] = id ? id : FC_ID_UNK;
+    } else {
+      y[i] = fc_symmap_id(m, fc_feat_unit_sym(&u[i]));
+    }
+  }
+  if (!cls) return;
+  c = cls + FC_FEAT_PAD;
+  for (i = 0; i < FC_FEAT_PAD; i++) cls[i] = cls[n + FC_FEAT_PAD + i] = FC_FC_PAD;
+  for (i = 0; i < n; i++) c[i] = fc_feat_unit_cls(&u[i]);
   /* forward maximum matching over lb */
   for (i = 0; i < n;) {
     size_t len = u[i].lb ? u[i].lb : 1;
@@ -149,29 +178,35 @@ void fc_feat_symbols(const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls) {
 }
 
 /* splitmix64's finaliser: a bijection with good avalanche. */
-static uint64_t fc_feat_mix(uint64_t x) {
+uint64_t fc_feat_mix(uint64_t x) {
   x ^= x >> 30;
   x *= 0xBF58476D1CE4E5B9u;
   x ^= x >> 27;
   x *= 0x94D049BB133111EBu;
   x ^= x >> 31;
-  return x;
-}
-
-/* Symbols are < 2^21, so three fit in 63 bits; the type is mixed in. */
-static uint64_t fc_feat_hash(int t, uint64_t a, uint64_t b, uint64_t c) {
-  uint64_t h = fc_feat_mix((a | (b << 21) | (c << 42)) + (uint64_t)(t + 1) * 0x9E3779B97F4A7C15u);
-  return h ? h : 1;
+  return x ? x : 1;
 }
 
 static unsigned fc_feat_cap(unsigned v, unsigned cap) { return v < cap ? v : cap; }
 
-void fc_feat_sym_bytes(const uint32_t *sym, size_t n, uint8_t *out) {
-  size_t i;
-  for (i = 0; i < n; i++) {
-    out[3 * i] = (uint8_t)(sym[i] >> 16);
-    out[3 * i + 1] = (uint8_t)(sym[i] >> 8);
-    out[3 * i + 2] = (uint8_t)sym[i];
+size_t fc_feat_dense_rows(int t, size_t n_ids) {
+  switch (t) {
+  case FC_G_UNI: return n_ids;
+  case FC_G_LEXU:
+  case FC_G_TLEXU: return n_ids * (FC_FEAT_LEXUCAP + 1) * (FC_FEAT_LEXUCAP + 1);
+  case FC_G_LEX:
+  case FC_G_TLEX: return (FC_FEAT_LEXOUT + 1) * (FC_FEAT_LEXCAP + 1) * (FC_FEAT_LEXCAP + 1);
+  default: return 0;
+  }
+}
+
+size_t fc_feat_dense_row(int t, uint64_t key) {
+  size_t a = FC_FEAT_KA(key), b = FC_FEAT_KB(key), c = FC_FEAT_KC(key);
+  switch (t) {
+  case FC_G_UNI: return a;
+  case FC_G_LEXU:
+  case FC_G_TLEXU: return (a * (FC_FEAT_LEXUCAP + 1) + b) * (FC_FEAT_LEXUCAP + 1) + c;
+  default: return (a * (FC_FEAT_LEXCAP + 1) + b) * (FC_FEAT_LEXCAP + 1) + c;
   }
 }
 
@@ -196,69 +231,61 @@ uint32_t fc_tlex_find(const fc_tlex *t, uint64_t h) {
   return 0;
 }
 
-void fc_tlex_lengths(const fc_tlex *t, const uint32_t *sym, size_t n, uint8_t *l2) {
-  size_t i;
-  memset(l2, 0, n * 3);
-  for (i = 0; i < n; i++) {
-    uint64_t h = 0;
-    size_t len, x;
-    for (len = 1; len <= FC_FEAT_TLEX_MAX && i + len <= n; len++) {
-      uint32_t f;
-      h = fc_feat_wstep(h, sym[i + len - 1]);
-      f = fc_tlex_find(t, h);
-      if (f & FC_TLEX_WORD) {
-        l2[3 * i] = (uint8_t)len;
-        if (len > l2[3 * (i + len - 1) + 1]) l2[3 * (i + len - 1) + 1] = (uint8_t)len;
-        for (x = i + 1; x + 1 < i + len; x++)
-          if (len > l2[3 * x + 2]) l2[3 * x + 2] = (uint8_t)len;
-      }
-      if (!(f & FC_TLEX_PREFIX)) break;
-    }
-  }
+void fc_tlex_mark(uint8_t *l2, size_t i, size_t len) {
+  size_t x;
+  l2[3 * i] = (uint8_t)len; /* walks from i find longer words later */
+  if (len > l2[3 * (i + len - 1) + 1]) l2[3 * (i + len - 1) + 1] = (uint8_t)len;
+  for (x = i + 1; x + 1 < i + len; x++)
+    if (len > l2[3 * x + 2]) l2[3 * x + 2] = (uint8_t)len;
 }
 
 uint64_t fc_feat_key(int t, const fc_feat_ctx *c, ptrdiff_t j) {
-  const uint32_t *s = c->sym + FC_FEAT_PAD + j; /* s[0] is the anchor's symbol */
-  const uint8_t *k = c->cls + FC_FEAT_PAD + j;
+  const uint32_t *s = c->sym + FC_FEAT_PAD + j; /* s[0] is the anchor's id */
+  const uint8_t *k = c->cls ? c->cls + FC_FEAT_PAD + j : NULL;
   const fc_unit *u = c->u;
   size_t n = c->n;
   int inside = j >= 0 && (size_t)j < n;
   switch (t) {
-  case FC_G_UNI: return fc_feat_hash(t, s[0], 0, 0);
-  case FC_G_BI: return fc_feat_hash(t, s[0], s[1], 0);
-  case FC_G_SKIP: return fc_feat_hash(t, s[-1], s[1], 0);
-  case FC_G_TRI: return fc_feat_hash(t, s[-1], s[0], s[1]);
+  case FC_G_UNI: return FC_FEAT_PACK(t, s[0], 0, 0);
+  case FC_G_BI: return FC_FEAT_PACK(t, s[0], s[1], 0);
+  case FC_G_SKIP: return FC_FEAT_PACK(t, s[-1], s[1], 0);
+  case FC_G_TRI: return FC_FEAT_PACK(t, s[-1], s[0], s[1]);
   case FC_G_LEX:
-    if (!inside) return fc_feat_hash(t, 99, 0, 0);
-    return fc_feat_hash(t, fc_feat_cap(u[j].lb, 7), fc_feat_cap(u[j].le, 7), fc_feat_cap(u[j].lm, 7));
+    if (!inside) return FC_FEAT_PACK(t, FC_FEAT_LEXOUT, 0, 0);
+    return FC_FEAT_PACK(t, fc_feat_cap(u[j].lb, FC_FEAT_LEXCAP), fc_feat_cap(u[j].le, FC_FEAT_LEXCAP),
+                        fc_feat_cap(u[j].lm, FC_FEAT_LEXCAP));
   case FC_G_LEXU:
     if (!inside) return 0;
-    return fc_feat_hash(t, s[0], fc_feat_cap(u[j].lb, 4), fc_feat_cap(u[j].le, 4));
-  case FC_G_CLS: return fc_feat_hash(t, k[-1] & 15u, k[0] & 15u, k[1] & 15u);
+    return FC_FEAT_PACK(t, s[0], fc_feat_cap(u[j].lb, FC_FEAT_LEXUCAP), fc_feat_cap(u[j].le, FC_FEAT_LEXUCAP));
+  case FC_G_CLS:
+    if (!k) return 0;
+    return FC_FEAT_PACK(t, k[-1] & 15u, k[0] & 15u, k[1] & 15u);
   case FC_G_REP: {
     unsigned bits = (unsigned)(s[0] == s[-1]) | (unsigned)(s[0] == s[1]) << 1 |
                     (unsigned)(s[-1] == s[1]) << 2 | (unsigned)(s[0] == s[-2]) << 3 |
                     (unsigned)(s[0] == s[2]) << 4;
-    if (!inside) return 0;
-    return fc_feat_hash(t, bits, k[0] & 15u, 0);
+    if (!inside || !k) return 0;
+    return FC_FEAT_PACK(t, bits, k[0] & 15u, 0);
   }
   case FC_G_MM:
-    if (!inside) return fc_feat_hash(t, 99, 0, 0);
-    return fc_feat_hash(t, k[0] >> 4, 0, 0);
+    if (!k) return 0;
+    if (!inside) return FC_FEAT_PACK(t, 99, 0, 0);
+    return FC_FEAT_PACK(t, k[0] >> 4, 0, 0);
   case FC_G_MMU:
-    if (!inside) return 0;
-    return fc_feat_hash(t, s[0], k[0] >> 4, 0);
+    if (!inside || !k) return 0;
+    return FC_FEAT_PACK(t, s[0], k[0] >> 4, 0);
   case FC_G_TLEX: {
     const uint8_t *l;
-    if (!inside || !c->l2) return fc_feat_hash(t, 99, 0, 0);
+    if (!inside || !c->l2) return FC_FEAT_PACK(t, FC_FEAT_LEXOUT, 0, 0);
     l = c->l2 + 3 * j;
-    return fc_feat_hash(t, fc_feat_cap(l[0], 7), fc_feat_cap(l[1], 7), fc_feat_cap(l[2], 7));
+    return FC_FEAT_PACK(t, fc_feat_cap(l[0], FC_FEAT_LEXCAP), fc_feat_cap(l[1], FC_FEAT_LEXCAP),
+                        fc_feat_cap(l[2], FC_FEAT_LEXCAP));
   }
   case FC_G_TLEXU: {
     const uint8_t *l;
     if (!inside || !c->l2) return 0;
     l = c->l2 + 3 * j;
-    return fc_feat_hash(t, s[0], fc_feat_cap(l[0], 4), fc_feat_cap(l[1], 4));
+    return FC_FEAT_PACK(t, s[0], fc_feat_cap(l[0], FC_FEAT_LEXUCAP), fc_feat_cap(l[1], FC_FEAT_LEXUCAP));
   }
   default: return 0;
   }

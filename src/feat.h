@@ -5,15 +5,21 @@
  * unit j (e.g. the bigram of units j and j+1) and n_blocks blocks of four
  * weights (one per B/M/E/S tag); block b scores unit j + off[b].  So the one
  * lookup of bigram (j, j+1) gives the weights of the templates C0C1 at j,
- * C-1C0 at j+1, C-2C-1 at j+2 and C1C2 at j-1: one hash probe per anchor
- * and type instead of one per template.
+ * C-1C0 at j+1, C-2C-1 at j+2 and C1C2 at j-1: one lookup per anchor and
+ * type instead of one per template.
  *
- * Keys are 64-bit hashes (fixed, portable mixing) of the type and of unit
- * SYMBOLS: the normalised code point of a one-character unit, or a class
- * symbol for atoms (every number is the same symbol, every Latin word
- * another), so digits and letters generalise.  Changing anything here that
- * alters keys or block layout must bump FC_FEAT_VERSION: models record it and
- * a library refuses models of another version. */
+ * Units are first mapped to SYMBOL IDS (small integers): a model's symbol
+ * map gives the id of every unit symbol (the normalised code point of a
+ * one-character unit, or a class symbol for atoms: every number is the same
+ * symbol, every Latin word another) seen often enough in training; every
+ * other symbol is FC_ID_UNK, so rare characters share weights.  Keys are
+ * exact (invertible) packings of the type and three small components
+ * (FC_FEAT_PACK), so the trainer can lay a group out by its components: the
+ * groups keyed by one id and lexicon lengths (uni, lexu, tlexu) and the
+ * small-domain groups (lex, tlex) are DENSE tables indexed directly, the
+ * others hash tables.  Changing anything here that alters keys, ids or
+ * block layout must bump FC_FEAT_VERSION: models record it and a library
+ * refuses models of another version. */
 #ifndef FC_FEAT_H
 #define FC_FEAT_H
 
@@ -21,7 +27,7 @@
 #include <stdint.h>
 #include "units.h"
 
-#define FC_FEAT_VERSION 1
+#define FC_FEAT_VERSION 2
 #define FC_FEAT_PAD 2      /* anchors reach this many units past either end */
 #define FC_FEAT_MAXB 5     /* most blocks in a group */
 
@@ -55,41 +61,98 @@ extern const fc_feat_type fc_feat_types[FC_G_NTYPES];
   ((1u << FC_G_UNI) | (1u << FC_G_BI) | (1u << FC_G_SKIP) | (1u << FC_G_LEX) |          \
    (1u << FC_G_LEXU) | (1u << FC_G_TLEX) | (1u << FC_G_TLEXU))
 
-/* Symbols of the units u[0..n), written to sym[FC_FEAT_PAD .. FC_FEAT_PAD+n),
- * with begin/end padding symbols around them; sym holds n + 2*FC_FEAT_PAD
- * entries.  cls likewise receives, per unit, the feature class (low 4 bits)
- * and the B/M/E/S tags that forward (bits 4-5) and backward (bits 6-7)
- * maximum matching with the lexicon lengths lb/le would give. */
-void fc_feat_symbols(const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls);
+/* Symbol ids.  0 is never an id (the direct map's "unknown"), then the
+ * reserved ids; the ids of real symbols follow.  Ids fit 16 bits. */
+#define FC_ID_UNK 1u
+#define FC_ID_BOS 2u
+#define FC_ID_EOS 3u
+#define FC_ID_FIRST 4u
+#define FC_FEAT_MAXID 65535u    /* n_ids <= this */
+#define FC_SYMMAP_DIRECT 65536u /* symbols below this are looked up directly */
+
+/* The symbol map (in SEGW): FC_SYMMAP_DIRECT uint16 ids for the symbols
+ * 0..0xFFFF (0 = unknown), then n_ext (uint32 symbol, uint32 id) pairs
+ * sorted by symbol for the symbols above.  A loaded map has been validated:
+ * every id is 0 or in [FC_ID_FIRST, n_ids). */
+typedef struct fc_symmap {
+  const uint8_t *direct; /* FC_SYMMAP_DIRECT * 2 bytes */
+  const uint8_t *ext;    /* n_ext * 8 bytes */
+  uint32_t n_ext;
+} fc_symmap;
+
+/* The (unmapped) symbol of a unit: < 2^21. */
+uint32_t fc_feat_unit_sym(const fc_unit *u);
+/* The id of a symbol (FC_ID_UNK when the map lacks it). */
+uint32_t fc_symmap_id(const fc_symmap *m, uint32_t sym);
+
+/* Ids of the units u[0..n), written to sym[FC_FEAT_PAD .. FC_FEAT_PAD+n),
+ * with FC_ID_BOS/EOS padding around them; sym holds n + 2*FC_FEAT_PAD
+ * entries.  When cls is not NULL it likewise receives, per unit, the feature
+ * class (low 4 bits) and the B/M/E/S tags that forward (bits 4-5) and
+ * backward (bits 6-7) maximum matching with the lexicon lengths lb/le would
+ * give (only the cls, rep, mm and mmu groups read them). */
+void fc_feat_symbols(const fc_symmap *m, const fc_unit *u, size_t n, uint32_t *sym, uint8_t *cls);
 
 /* What the keys of one run of units are computed from. */
 typedef struct fc_feat_ctx {
   const fc_unit *u;     /* the units (lexicon fields lb/le/lm) */
   size_t n;             /* number of units */
-  const uint32_t *sym;  /* n + 2*FC_FEAT_PAD symbols from fc_feat_symbols */
-  const uint8_t *cls;   /* n + 2*FC_FEAT_PAD classes from fc_feat_symbols */
+  const uint32_t *sym;  /* n + 2*FC_FEAT_PAD ids from fc_feat_symbols */
+  const uint8_t *cls;   /* n + 2*FC_FEAT_PAD classes from fc_feat_symbols, or NULL */
   const uint8_t *l2;    /* 3 per unit: lb2 le2 lm2 from the training-word lexicon, or NULL */
 } fc_feat_ctx;
 
+/* Keys: FC_FEAT_PACK(t, a, b, c) of a group's components (each < 2^19),
+ * never 0. */
+#define FC_FEAT_CBITS 19
+#define FC_FEAT_CMASK ((1u << FC_FEAT_CBITS) - 1)
+#define FC_FEAT_PACK(t, a, b, c)                                                                   \
+  ((uint64_t)((t) + 1) << 57 | (uint64_t)(a) | (uint64_t)(b) << FC_FEAT_CBITS |                    \
+   (uint64_t)(c) << (2 * FC_FEAT_CBITS))
+#define FC_FEAT_KA(k) ((uint32_t)(k) & FC_FEAT_CMASK)
+#define FC_FEAT_KB(k) ((uint32_t)((k) >> FC_FEAT_CBITS) & FC_FEAT_CMASK)
+#define FC_FEAT_KC(k) ((uint32_t)((k) >> (2 * FC_FEAT_CBITS)) & FC_FEAT_CMASK)
+
 /* The key of group type t anchored at unit j (0 <= j+FC_FEAT_PAD < n+2*PAD).
- * Returns 0 when the group does not exist at this anchor (never a real key). */
+ * Returns 0 when the group does not exist at this anchor. */
 uint64_t fc_feat_key(int t, const fc_feat_ctx *c, ptrdiff_t j);
 
-/* The training-word lexicon (section SEGL) holds words spelled in unit
- * symbols, so that it sees units exactly as the features do (every number
- * is the same symbol).  It is an open-addressing hash table over the hashes
- * of every word AND every proper prefix of a word (h = 0, then
- * h = fc_feat_wstep(h, symbol) per unit), each slot a uint32 fingerprint
- * (low 32 bits of h, 0 replaced by 1; 0 = empty) and uint32 flags
+/* A 64-bit mix of a key (never 0): home slot (high half) and fingerprint
+ * (low half) in the hashed tables. */
+uint64_t fc_feat_mix(uint64_t x);
+
+/* Home-slot hash of an id pair key id0 | id1 << 16 (the bigram and skip
+ * tables): ((fc_feat_pairmix(k) >> 32) * n_slots) >> 32. */
+static inline uint64_t fc_feat_pairmix(uint32_t k) {
+  uint64_t x = (uint64_t)k * 0x9E3779B97F4A7C15u;
+  x ^= x >> 29;
+  return x * 0xBF58476D1CE4E5B9u;
+}
+
+/* Dense layouts.  fc_feat_dense_rows: rows of a dense table of type t for
+ * n_ids ids, 0 for the hashed types; fc_feat_dense_row: the row of a key. */
+#define FC_FEAT_LEXCAP 7   /* lex/tlex lengths are capped at this */
+#define FC_FEAT_LEXUCAP 4  /* lexu/tlexu lengths are capped at this */
+#define FC_FEAT_LEXOUT 8   /* lex/tlex "a" component at anchors outside the units */
+size_t fc_feat_dense_rows(int t, size_t n_ids);
+size_t fc_feat_dense_row(int t, uint64_t key);
+
+/* The training-word lexicon: the training corpus's words spelled in symbol
+ * ids, of at most FC_FEAT_TLEX_MAX units.  Its one-unit strings are flags per
+ * id (in SEGL), its two-unit strings flags in the slots of the bigram table
+ * (the first two ids of every longer word have a slot there), and the
+ * longer strings an open-addressing hash table (in SEGL) over the hashes of
+ * every word AND every proper prefix of three or more units (h = 0, then
+ * h = fc_feat_wstep(h, id) per unit), each slot a uint32 fingerprint (low
+ * 32 bits of h, 0 replaced by 1; 0 = empty) and uint32 flags
  * (FC_TLEX_WORD, FC_TLEX_PREFIX); home slot ((h >> 32) * n_slots) >> 32,
  * linear probing for at most max_probe extra slots.  A walk from a unit
- * stops as soon as the string is no prefix of a word: about two probes a
- * unit. */
-#define FC_FEAT_SYMB 3
+ * stops as soon as the string is no prefix of a word: most walks end at the
+ * first or second unit without touching the hash table. */
 #define FC_FEAT_TLEX_MAX 15 /* longest word in units */
 #define FC_TLEX_WORD 1u
 #define FC_TLEX_PREFIX 2u
-uint64_t fc_feat_wstep(uint64_t h, uint32_t sym);
+uint64_t fc_feat_wstep(uint64_t h, uint32_t id);
 
 typedef struct fc_tlex {
   const uint8_t *slots; /* n_slots * 8 bytes */
@@ -99,11 +162,10 @@ typedef struct fc_tlex {
 
 /* Flags of the string with hash h, 0 when absent. */
 uint32_t fc_tlex_find(const fc_tlex *t, uint64_t h);
-/* Fills l2 (3 per unit: lb2 le2 lm2) for the n units whose symbols are sym. */
-void fc_tlex_lengths(const fc_tlex *t, const uint32_t *sym, size_t n, uint8_t *l2);
-
-/* Symbols as FC_FEAT_SYMB big-endian bytes each (the trainer's word store). */
-void fc_feat_sym_bytes(const uint32_t *sym, size_t n, uint8_t *out);
+/* Records a word of len units starting at unit i in l2 (3 per unit:
+ * lb2 le2 lm2, the longest word beginning at / ending at / strictly
+ * covering the unit). */
+void fc_tlex_mark(uint8_t *l2, size_t i, size_t len);
 
 /* Range of anchors of type t that score some unit of [0, n): [*lo, *hi). */
 void fc_feat_anchors(int t, size_t n, ptrdiff_t *lo, ptrdiff_t *hi);

@@ -23,42 +23,101 @@
 #include "feat.h"
 #include "segmodel.h"
 
-#define FC_SEG_HDR 112u   /* bytes before the table records */
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <emmintrin.h>
+#define FC_SEG_SSE2 1
+#endif
+
+#define FC_SEG_HDR 128u   /* bytes before the table records */
 #define FC_SEG_REC 32u    /* bytes per table record */
 #define FC_SEG_TMAX (1 << 30)
 #define FC_SEG_KEXTRA (2 * FC_FEAT_PAD + 2) /* anchors beyond the units */
+
+/* Table layouts (record field "layout"). */
+enum {
+  FC_LAYOUT_HASH = 0,  /* slot: uint32 fingerprint, n_blocks*4 int8 */
+  FC_LAYOUT_DENSE = 1, /* row: n_blocks*4 int8, indexed by fc_feat_dense_row */
+  FC_LAYOUT_PAIR = 2   /* slot: uint32 id0 | id1 << 16 (0 = empty), uint32 tlex flags, n_blocks*4 int8 */
+};
 
 typedef struct fc_segtab {
   const uint8_t *slots; /* n_slots * slot_size bytes inside SEGW */
   uint32_t n_slots;     /* > 0 */
   uint32_t max_probe;   /* longest probe sequence, < n_slots */
-  uint32_t slot_size;   /* 4 + n_blocks * 8 */
+  uint32_t slot_size;   /* bytes per slot or row */
   int type;             /* FC_G_* */
   int n_blocks;         /* fc_feat_types[type].n_blocks */
+  int layout;           /* FC_LAYOUT_* */
+  int shift;            /* weight = int8 << shift */
 } fc_segtab;
 
 struct fc_segmodel {
   int32_t trans[16];    /* prev*4 + cur */
   int32_t start[4];     /* first unit */
   int32_t end[4];       /* last unit */
+  uint32_t n_ids;       /* symbol ids */
+  fc_symmap sm;         /* symbol -> id */
   int n_tabs;           /* tables present */
+  int need_cls;         /* some table reads the feature classes */
+  const fc_segtab *t[FC_G_NTYPES]; /* by type, NULL when absent */
   int has_tlex;         /* SEGL present */
-  fc_tlex tlex;         /* SEGL table */
+  int fused;            /* exactly the default tables, with SEGL: one fused loop */
+  const uint8_t *cflags; /* SEGL: n_ids one-unit flags */
+  fc_tlex tlex;         /* SEGL: strings of 3+ units */
   fc_segtab tab[FC_G_NTYPES];
 };
 
 struct fc_segscratch {
-  uint32_t *sym;  /* cap + 2*FC_FEAT_PAD symbols */
+  uint32_t *sym;  /* cap + 2*FC_FEAT_PAD ids */
   uint8_t *cls;   /* cap + 2*FC_FEAT_PAD classes */
   int32_t *emis;  /* cap * 4 emission scores */
   uint8_t *bp;    /* cap * 4 back pointers */
   uint8_t *l2;    /* cap * 3 training-lexicon lengths */
-  uint64_t *keys; /* FC_G_NTYPES * (cap + FC_SEG_KEXTRA) feature keys */
+  const uint8_t **bip; /* cap + FC_SEG_KEXTRA bigram slots (NULL: absent) */
+  const uint8_t **skp; /* cap + FC_SEG_KEXTRA skip-bigram slots */
+  uint32_t *home; /* cap + FC_SEG_KEXTRA home slots */
+  uint32_t *row;  /* cap + FC_SEG_KEXTRA dense rows (lex) */
+  uint32_t *row2; /* cap + FC_SEG_KEXTRA dense rows (tlex) */
+  uint64_t *keys; /* cap + FC_SEG_KEXTRA feature keys */
   size_t cap;     /* units the arrays hold */
   fenci_alloc a;  /* allocator of the arrays */
 };
 
 static int32_t fc_seg_rdi32(const uint8_t *p) { return (int32_t)fc_rd32(p); }
+
+static int fc_seg_dense_type(int t) {
+  return t == FC_G_UNI || t == FC_G_LEXU || t == FC_G_TLEXU || t == FC_G_LEX || t == FC_G_TLEX;
+}
+
+static int fc_seg_need_cls(int t) { return t == FC_G_CLS || t == FC_G_REP || t == FC_G_MM || t == FC_G_MMU; }
+
+/* The layout the trainer writes for type t. */
+int fc_segmodel_layout(int t) {
+  if (fc_seg_dense_type(t)) return FC_LAYOUT_DENSE;
+  if (t == FC_G_BI || t == FC_G_SKIP) return FC_LAYOUT_PAIR;
+  return FC_LAYOUT_HASH;
+}
+
+static const char *fc_seg_symmap(fc_segmodel *m, const fc_section *w, uint32_t off, uint32_t n_ext) {
+  uint32_t i, prev = 0;
+  if (off % 4 != 0 || off > w->size || (w->size - off) / 2 < FC_SYMMAP_DIRECT) return "symbol map runs past SEGW";
+  if ((w->size - off - 2 * FC_SYMMAP_DIRECT) / 8 < n_ext) return "symbol map runs past SEGW";
+  m->sm.direct = w->data + off;
+  m->sm.ext = w->data + off + 2 * FC_SYMMAP_DIRECT;
+  m->sm.n_ext = n_ext;
+  for (i = 0; i < FC_SYMMAP_DIRECT; i++) {
+    uint32_t id = fc_rd16(m->sm.direct + 2 * i);
+    if (id && (id < FC_ID_FIRST || id >= m->n_ids)) return "bad symbol id";
+  }
+  for (i = 0; i < n_ext; i++) {
+    uint32_t sym = fc_rd32(m->sm.ext + 8 * (size_t)i), id = fc_rd32(m->sm.ext + 8 * (size_t)i + 4);
+    if (sym < FC_SYMMAP_DIRECT || (i && sym <= prev)) return "symbol map not sorted";
+    if (id < FC_ID_FIRST || id >= m->n_ids) return "bad symbol id";
+    prev = sym;
+  }
+  return NULL;
+}
 
 fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc *a, char *err,
                           size_t errlen) {
@@ -66,6 +125,7 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
   fc_segmodel *m;
   uint32_t version, n_tabs, i;
   const uint8_t *p;
+  const char *why;
   *out = NULL;
   h = fc_fmt_find(f, "SEGH");
   if (!h) return FENCI_OK; /* lexicon-only model */
@@ -92,6 +152,12 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
   }
   m = fc_calloc(a, 1, sizeof *m);
   if (!m) return FENCI_NOMEM;
+  m->n_ids = fc_rd32(p + 12);
+  if (m->n_ids < FC_ID_FIRST || m->n_ids > FC_FEAT_MAXID) {
+    fc_errf(err, errlen, "segmenter: bad number of symbol ids");
+    fc_free(a, m);
+    return FENCI_BADFORMAT;
+  }
   for (i = 0; i < 24; i++) {
     int32_t v = fc_seg_rdi32(p + 16 + 4 * i);
     if (v > FC_SEG_TMAX || v < -FC_SEG_TMAX) {
@@ -103,21 +169,27 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
     else if (i < 20) m->start[i - 16] = v;
     else m->end[i - 20] = v;
   }
+  if ((why = fc_seg_symmap(m, w, fc_rd32(p + 112), fc_rd32(p + 116))) != NULL) {
+    fc_errf(err, errlen, "segmenter: %s", why);
+    fc_free(a, m);
+    return FENCI_BADFORMAT;
+  }
   for (i = 0; i < n_tabs; i++) {
     const uint8_t *r = p + FC_SEG_HDR + FC_SEG_REC * i;
     uint32_t type = fc_rd32(r), nb = fc_rd32(r + 4), n_slots = fc_rd32(r + 8);
     uint32_t max_probe = fc_rd32(r + 12), n_entries = fc_rd32(r + 16), off = fc_rd32(r + 20);
-    uint32_t k, slot_size;
-    const char *why = NULL;
+    uint32_t layout = fc_rd32(r + 24), shift = fc_rd32(r + 28), slot_size = 0;
+    why = NULL;
     if (type >= FC_G_NTYPES) why = "unknown feature type";
     else if ((int)nb != fc_feat_types[type].n_blocks) why = "wrong number of blocks";
-    else {
-      for (k = 0; k < i; k++)
-        if (m->tab[k].type == (int)type) why = "duplicate feature type";
-    }
-    slot_size = 4 + 8 * nb;
+    else if (m->t[type]) why = "duplicate feature type";
+    else if (layout != (uint32_t)fc_segmodel_layout((int)type)) why = "wrong layout";
+    else if (shift > 16) why = "bad weight shift";
     if (!why) {
-      if (n_slots == 0 || max_probe >= n_slots || n_entries > n_slots) why = "bad table counts";
+      slot_size = 4 * nb + (layout == FC_LAYOUT_DENSE ? 0 : layout == FC_LAYOUT_PAIR ? 8 : 4);
+      if (layout == FC_LAYOUT_DENSE && (n_slots != fc_feat_dense_rows((int)type, m->n_ids) || max_probe != 0))
+        why = "bad dense table size";
+      else if (n_slots == 0 || max_probe >= n_slots || n_entries > n_slots) why = "bad table counts";
       else if (off % 4 != 0 || off > w->size) why = "bad table offset";
       else if ((w->size - off) / slot_size < n_slots) why = "table runs past the SEGW section";
     }
@@ -132,22 +204,34 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
     m->tab[i].slot_size = slot_size;
     m->tab[i].type = (int)type;
     m->tab[i].n_blocks = (int)nb;
+    m->tab[i].layout = (int)layout;
+    m->tab[i].shift = (int)shift;
+    m->t[type] = &m->tab[i];
+    if (fc_seg_need_cls((int)type)) m->need_cls = 1;
   }
   m->n_tabs = (int)n_tabs;
   {
     const fc_section *l = fc_fmt_find(f, "SEGL");
     if (l) {
       uint32_t ns = l->size >= 16 ? fc_rd32(l->data + 4) : 0, mp = l->size >= 16 ? fc_rd32(l->data + 8) : 0;
-      if (l->size < 16 || memcmp(l->data, "FCSL", 4) != 0 || ns == 0 || mp >= ns || (l->size - 16) / 8 < ns) {
+      uint32_t ni = l->size >= 16 ? fc_rd32(l->data + 12) : 0, fl = (ni + 3) & ~3u;
+      if (l->size < 16 || memcmp(l->data, "FCSL", 4) != 0 || ns == 0 || mp >= ns || ni != m->n_ids ||
+          (l->size - 16) < fl || (l->size - 16 - fl) / 8 < ns || !m->t[FC_G_BI]) {
         fc_errf(err, errlen, "segmenter: bad SEGL section");
         fc_free(a, m);
         return FENCI_BADFORMAT;
       }
-      m->tlex.slots = l->data + 16;
+      m->cflags = l->data + 16;
+      m->tlex.slots = l->data + 16 + fl;
       m->tlex.n_slots = ns;
       m->tlex.max_probe = mp;
       m->has_tlex = 1;
     }
+  }
+  {
+    unsigned mask = 0;
+    for (i = 0; i < n_tabs; i++) mask |= 1u << m->tab[i].type;
+    m->fused = m->has_tlex && mask == FC_FEAT_DEFAULT_MASK;
   }
   *out = m;
   return FENCI_OK;
@@ -171,13 +255,18 @@ void fc_segscratch_free(fc_segscratch *s, const fenci_alloc *a) {
   fc_free(&s->a, s->emis);
   fc_free(&s->a, s->bp);
   fc_free(&s->a, s->l2);
+  fc_free(&s->a, (void *)s->bip);
+  fc_free(&s->a, (void *)s->skp);
+  fc_free(&s->a, s->home);
+  fc_free(&s->a, s->row);
+  fc_free(&s->a, s->row2);
   fc_free(&s->a, s->keys);
   fc_free(a, s);
 }
 
 /* Grows every array to n units (all or nothing). */
 static int fc_segscratch_reserve(fc_segscratch *s, size_t n) {
-  size_t cap = s->cap ? s->cap : 256;
+  size_t cap = s->cap ? s->cap : 256, k = FC_SEG_KEXTRA;
   void *p;
   if (n <= s->cap) return 0;
   while (cap < n) {
@@ -194,19 +283,49 @@ static int fc_segscratch_reserve(fc_segscratch *s, size_t n) {
   s->bp = p;
   if (!(p = fc_realloc(&s->a, s->l2, cap * 3))) return -1;
   s->l2 = p;
-  if (!(p = fc_realloc(&s->a, s->keys, (cap + FC_SEG_KEXTRA) * FC_G_NTYPES * sizeof *s->keys))) return -1;
+  if (!(p = fc_realloc(&s->a, (void *)s->bip, (cap + k) * sizeof *s->bip))) return -1;
+  s->bip = p;
+  if (!(p = fc_realloc(&s->a, (void *)s->skp, (cap + k) * sizeof *s->skp))) return -1;
+  s->skp = p;
+  if (!(p = fc_realloc(&s->a, s->home, (cap + k) * sizeof *s->home))) return -1;
+  s->home = p;
+  if (!(p = fc_realloc(&s->a, s->row, (cap + k) * sizeof *s->row))) return -1;
+  s->row = p;
+  if (!(p = fc_realloc(&s->a, s->row2, (cap + k) * sizeof *s->row2))) return -1;
+  s->row2 = p;
+  if (!(p = fc_realloc(&s->a, s->keys, (cap + k) * sizeof *s->keys))) return -1;
   s->keys = p;
   s->cap = cap;
   return 0;
 }
 
-static const uint8_t *fc_segtab_find(const fc_segtab *t, uint64_t key) {
-  uint32_t fp = (uint32_t)key ? (uint32_t)key : 1;
-  uint64_t pos = ((key >> 32) * (uint64_t)t->n_slots) >> 32;
-  uint32_t probe;
+/* Weights are int8, read in place: block of four at w, times 2^sh. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint32_t fc_seg_u32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+#else
+static inline uint32_t fc_seg_u32(const uint8_t *p) { return fc_rd32(p); }
+#endif
+
+static inline void fc_seg_add4(int32_t *e, const uint8_t *w, int sh) {
+  e[0] += (int32_t)(int8_t)w[0] * (1 << sh);
+  e[1] += (int32_t)(int8_t)w[1] * (1 << sh);
+  e[2] += (int32_t)(int8_t)w[2] * (1 << sh);
+  e[3] += (int32_t)(int8_t)w[3] * (1 << sh);
+}
+
+/* Home slot of a key's mix in a table of n slots. */
+static inline uint32_t fc_seg_home(uint64_t mix, uint32_t n) { return (uint32_t)(((mix >> 32) * (uint64_t)n) >> 32); }
+
+/* Hashed layout: the weights of the key with mix h, or NULL. */
+static const uint8_t *fc_segtab_find(const fc_segtab *t, uint64_t h, uint32_t pos) {
+  uint32_t fp = (uint32_t)h ? (uint32_t)h : 1, probe;
   for (probe = 0; probe <= t->max_probe; probe++) {
     const uint8_t *s = t->slots + (size_t)pos * t->slot_size;
-    uint32_t f = fc_rd32(s);
+    uint32_t f = fc_seg_u32(s);
     if (f == fp) return s + 4;
     if (f == 0) return NULL;
     if (++pos == t->n_slots) pos = 0;
@@ -214,63 +333,259 @@ static const uint8_t *fc_segtab_find(const fc_segtab *t, uint64_t key) {
   return NULL;
 }
 
-static void fc_seg_add4(int32_t *e, const uint8_t *w) {
-  e[0] += (int16_t)fc_rd16(w);
-  e[1] += (int16_t)fc_rd16(w + 2);
-  e[2] += (int16_t)fc_rd16(w + 4);
-  e[3] += (int16_t)fc_rd16(w + 6);
+#define FC_SEG_AHEAD 12 /* anchors between a prefetch and its probe */
+
+static const uint8_t fc_seg_zero[4 * FC_FEAT_MAXB + 8]; /* the weights of an absent pair */
+
+/* Weights of the id pairs (id[j+d0], id[j+d1]) of anchors j in [lo, hi) into
+ * out[j - lo] (fc_seg_zero when absent), software-pipelined: each home slot
+ * is prefetched FC_SEG_AHEAD anchors before it is probed. */
+static void fc_seg_pairs(const fc_segtab *t, const uint32_t *id, ptrdiff_t lo, ptrdiff_t hi, int d0, int d1,
+                         uint32_t *home, const uint8_t **out) {
+  ptrdiff_t j, pre = lo;
+  const uint8_t *slots = t->slots;
+  uint32_t ss = t->slot_size, n_slots = t->n_slots;
+  for (j = lo; j < hi; j++) {
+    const uint8_t *sl;
+    uint32_t key, pos, probe;
+    for (; pre < hi && pre < j + FC_SEG_AHEAD; pre++) {
+      uint32_t hs = fc_seg_home(fc_feat_pairmix(id[pre + d0] | id[pre + d1] << 16), n_slots);
+      home[pre - lo] = hs;
+#if defined(__GNUC__)
+      __builtin_prefetch(slots + (size_t)hs * ss);
+#endif
+    }
+    key = id[j + d0] | id[j + d1] << 16;
+    pos = home[j - lo];
+    out[j - lo] = fc_seg_zero + 8;
+    for (probe = 0; probe <= t->max_probe; probe++) {
+      uint32_t f;
+      sl = slots + (size_t)pos * ss;
+      f = fc_seg_u32(sl);
+      if (f == key) {
+        out[j - lo] = sl + 8;
+        break;
+      }
+      if (f == 0) break;
+      if (++pos == n_slots) pos = 0;
+    }
+  }
+}
+
+static unsigned fc_seg_cap(unsigned v, unsigned cap) { return v < cap ? v : cap; }
+
+/* Rows of the lex-like dense tables at anchors -1 .. n into row[j + 1]
+ * (lengths l[0..2] per unit, stride 3 or the fc_unit's lb/le/lm). */
+static void fc_seg_lexrows(const fc_unit *u, const uint8_t *l2, size_t n, uint32_t *row) {
+  const uint32_t out = FC_FEAT_LEXOUT * (FC_FEAT_LEXCAP + 1) * (FC_FEAT_LEXCAP + 1);
+  size_t i;
+  row[0] = row[n + 1] = out;
+  if (u) {
+    for (i = 0; i < n; i++)
+      row[i + 1] = (fc_seg_cap(u[i].lb, FC_FEAT_LEXCAP) * (FC_FEAT_LEXCAP + 1) + fc_seg_cap(u[i].le, FC_FEAT_LEXCAP)) *
+                       (FC_FEAT_LEXCAP + 1) + fc_seg_cap(u[i].lm, FC_FEAT_LEXCAP);
+  } else {
+    for (i = 0; i < n; i++)
+      row[i + 1] = (fc_seg_cap(l2[3 * i], FC_FEAT_LEXCAP) * (FC_FEAT_LEXCAP + 1) + fc_seg_cap(l2[3 * i + 1], FC_FEAT_LEXCAP)) *
+                       (FC_FEAT_LEXCAP + 1) + fc_seg_cap(l2[3 * i + 2], FC_FEAT_LEXCAP);
+  }
+}
+
+#if FC_SEG_SSE2
+typedef __m128i fc_seg_acc;
+typedef __m128i fc_seg_sh; /* 24 - shift, for _mm_sra_epi32 */
+#define FC_SH(t) _mm_cvtsi32_si128(24 - (t)->shift)
+#define FC_ACC_ZERO(a) ((a) = _mm_setzero_si128())
+/* four int8 weights w, as w << 24 in each int32 lane, shifted right arithmetically */
+#define FC_ACC_ADD(a, p, sh)                                                                     \
+  do {                                                                                           \
+    __m128i x_ = _mm_cvtsi32_si128((int)fc_seg_u32(p));                                          \
+    x_ = _mm_unpacklo_epi16(_mm_setzero_si128(), _mm_unpacklo_epi8(_mm_setzero_si128(), x_));    \
+    (a) = _mm_add_epi32((a), _mm_sra_epi32(x_, (sh)));                                           \
+  } while (0)
+#define FC_ACC_STORE(e, a) _mm_storeu_si128((__m128i *)(void *)(e), (a))
+#else
+typedef struct { int32_t v[4]; } fc_seg_acc;
+typedef int fc_seg_sh;
+#define FC_SH(t) ((t)->shift)
+#define FC_ACC_ZERO(a) memset(&(a), 0, sizeof(a))
+#define FC_ACC_ADD(a, p, sh) fc_seg_add4((a).v, (p), (sh))
+#define FC_ACC_STORE(e, a) memcpy((e), (a).v, 16)
+#endif
+
+/* Emission scores of the default templates, one pass over the units. */
+static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n) {
+  const uint32_t *id = s->sym + FC_FEAT_PAD;
+  const uint8_t *wu = m->t[FC_G_UNI]->slots, *wlu = m->t[FC_G_LEXU]->slots, *wtu = m->t[FC_G_TLEXU]->slots;
+  const uint8_t *wl = m->t[FC_G_LEX]->slots, *wt = m->t[FC_G_TLEX]->slots, *l2 = s->l2;
+  const uint8_t *const *bp = s->bip, *const *sk = s->skp;
+  const uint32_t *row = s->row, *row2 = s->row2;
+  const fc_seg_sh su = FC_SH(m->t[FC_G_UNI]), sb = FC_SH(m->t[FC_G_BI]), ss = FC_SH(m->t[FC_G_SKIP]);
+  const fc_seg_sh slu = FC_SH(m->t[FC_G_LEXU]), stu = FC_SH(m->t[FC_G_TLEXU]);
+  const fc_seg_sh sl = FC_SH(m->t[FC_G_LEX]), st = FC_SH(m->t[FC_G_TLEX]);
+  int32_t *emis = s->emis;
+  size_t i;
+  fc_seg_lexrows(u, NULL, n, s->row);
+  fc_seg_lexrows(NULL, l2, n, s->row2);
+  for (i = 0; i < n; i++) {
+    fc_seg_acc a;
+    size_t r1 = ((size_t)id[i] * (FC_FEAT_LEXUCAP + 1) + fc_seg_cap(u[i].lb, FC_FEAT_LEXUCAP)) * (FC_FEAT_LEXUCAP + 1) +
+                fc_seg_cap(u[i].le, FC_FEAT_LEXUCAP);
+    size_t r2 = ((size_t)id[i] * (FC_FEAT_LEXUCAP + 1) + fc_seg_cap(l2[3 * i], FC_FEAT_LEXUCAP)) * (FC_FEAT_LEXUCAP + 1) +
+                fc_seg_cap(l2[3 * i + 1], FC_FEAT_LEXUCAP);
+    FC_ACC_ZERO(a);
+    FC_ACC_ADD(a, wu + (size_t)id[i + 2] * 20, su);
+    FC_ACC_ADD(a, wu + (size_t)id[i + 1] * 20 + 4, su);
+    FC_ACC_ADD(a, wu + (size_t)id[i] * 20 + 8, su);
+    FC_ACC_ADD(a, wu + (size_t)id[(ptrdiff_t)i - 1] * 20 + 12, su);
+    FC_ACC_ADD(a, wu + (size_t)id[(ptrdiff_t)i - 2] * 20 + 16, su);
+    FC_ACC_ADD(a, bp[i + 3], sb);
+    FC_ACC_ADD(a, bp[i + 2] + 4, sb);
+    FC_ACC_ADD(a, bp[i + 1] + 8, sb);
+    FC_ACC_ADD(a, bp[i] + 12, sb);
+    FC_ACC_ADD(a, sk[i], ss);
+    FC_ACC_ADD(a, wlu + r1 * 4, slu);
+    FC_ACC_ADD(a, wtu + r2 * 4, stu);
+    FC_ACC_ADD(a, wl + (size_t)row[i + 2] * 12, sl);
+    FC_ACC_ADD(a, wl + (size_t)row[i + 1] * 12 + 4, sl);
+    FC_ACC_ADD(a, wl + (size_t)row[i] * 12 + 8, sl);
+    FC_ACC_ADD(a, wt + (size_t)row2[i + 2] * 12, st);
+    FC_ACC_ADD(a, wt + (size_t)row2[i + 1] * 12 + 4, st);
+    FC_ACC_ADD(a, wt + (size_t)row2[i] * 12 + 8, st);
+    FC_ACC_STORE(emis + 4 * i, a);
+  }
 }
 
 /* Tags one run of units without whitespace, exactly as training sentences
  * (which never contain whitespace) are tagged: features see begin/end
  * padding at the run's ends. */
 static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
+  const uint32_t *id = s->sym + FC_FEAT_PAD; /* id[-2 .. n+1] */
+  const fc_segtab *t;
+  int32_t *emis = s->emis;
+  size_t i;
   int ti;
-  fc_feat_ctx c;
-  fc_feat_symbols(u, n, s->sym, s->cls);
-  c.u = u;
-  c.n = n;
-  c.sym = s->sym;
-  c.cls = s->cls;
-  c.l2 = NULL;
+  fc_feat_symbols(&m->sm, u, n, s->sym, m->need_cls ? s->cls : NULL);
+  memset(emis, 0, n * 4 * sizeof *emis);
+  /* bigrams (id[j], id[j+1]) at anchors j = -2 .. n: bip[j + 2] */
+  if ((t = m->t[FC_G_BI]) != NULL) fc_seg_pairs(t, id, -2, (ptrdiff_t)n + 1, 0, 1, s->home, s->bip);
+  /* skip bigrams (id[j-1], id[j+1]) at anchors j = 0 .. n-1: skp[j] */
+  if ((t = m->t[FC_G_SKIP]) != NULL) fc_seg_pairs(t, id, 0, (ptrdiff_t)n, -1, 1, s->home, s->skp);
+  /* the training-word lexicon: one-unit words from the id flags, two-unit
+   * words from the bigram slots, longer ones from the SEGL table */
   if (m->has_tlex) {
-    fc_tlex_lengths(&m->tlex, s->sym + FC_FEAT_PAD, n, s->l2);
-    c.l2 = s->l2;
-  }
-  memset(s->emis, 0, n * 4 * sizeof *s->emis);
-  /* First every key, with a prefetch of its home slot, so that the cache
-   * misses of the big tables overlap; then the lookups. */
-  for (ti = 0; ti < m->n_tabs; ti++) {
-    const fc_segtab *t = &m->tab[ti];
-    uint64_t *keys = s->keys + (size_t)ti * (s->cap + FC_SEG_KEXTRA);
-    ptrdiff_t j, lo, hi;
-    fc_feat_anchors(t->type, n, &lo, &hi);
-    for (j = lo; j < hi; j++) {
-      uint64_t key = fc_feat_key(t->type, &c, j);
-      keys[j - lo] = key;
-#if defined(__GNUC__)
-      __builtin_prefetch(t->slots + (size_t)(((key >> 32) * (uint64_t)t->n_slots) >> 32) * t->slot_size);
-#endif
-    }
-  }
-  for (ti = 0; ti < m->n_tabs; ti++) {
-    const fc_segtab *t = &m->tab[ti];
-    const fc_feat_type *ft = &fc_feat_types[t->type];
-    const uint64_t *keys = s->keys + (size_t)ti * (s->cap + FC_SEG_KEXTRA);
-    ptrdiff_t j, lo, hi;
-    fc_feat_anchors(t->type, n, &lo, &hi);
-    for (j = lo; j < hi; j++) {
-      uint64_t key = keys[j - lo];
-      const uint8_t *w;
-      int b;
-      if (!key || !(w = fc_segtab_find(t, key))) continue;
-      for (b = 0; b < t->n_blocks; b++) {
-        ptrdiff_t i = j + ft->off[b];
-        if (i >= 0 && (size_t)i < n) fc_seg_add4(s->emis + 4 * i, w + 8 * b);
+    uint8_t *l2 = s->l2;
+    memset(l2, 0, n * 3);
+    for (i = 0; i < n; i++) {
+      uint32_t f = m->cflags[id[i]], f2;
+      const uint8_t *b;
+      uint64_t h;
+      size_t len;
+      if (f & FC_TLEX_WORD) fc_tlex_mark(l2, i, 1);
+      if (!(f & FC_TLEX_PREFIX) || i + 1 >= n) continue;
+      b = s->bip[i + 2];
+      f2 = fc_seg_u32(b - 4);
+      if (f2 & FC_TLEX_WORD) fc_tlex_mark(l2, i, 2);
+      if (!(f2 & FC_TLEX_PREFIX)) continue;
+      h = fc_feat_wstep(fc_feat_wstep(0, id[i]), id[i + 1]);
+      for (len = 3; len <= FC_FEAT_TLEX_MAX && i + len <= n; len++) {
+        h = fc_feat_wstep(h, id[i + len - 1]);
+        f = fc_tlex_find(&m->tlex, h);
+        if (f & FC_TLEX_WORD) fc_tlex_mark(l2, i, len);
+        if (!(f & FC_TLEX_PREFIX)) break;
       }
     }
   }
-  fc_seg_viterbi(s->emis, n, m->trans, m->start, m->end, u, s->bp, tags);
+  if (m->fused) {
+    fc_seg_fused(m, s, u, n);
+    fc_seg_viterbi(emis, n, m->trans, m->start, m->end, u, s->bp, tags);
+    return;
+  }
+  if ((t = m->t[FC_G_UNI]) != NULL) { /* unit i: block b of anchor i - off[b] = i+2 .. i-2 */
+    const uint8_t *w = t->slots;
+    for (i = 0; i < n; i++) {
+      int32_t *e = emis + 4 * i;
+      fc_seg_add4(e, w + (size_t)id[i + 2] * 20, t->shift);
+      fc_seg_add4(e, w + (size_t)id[i + 1] * 20 + 4, t->shift);
+      fc_seg_add4(e, w + (size_t)id[i] * 20 + 8, t->shift);
+      fc_seg_add4(e, w + (size_t)id[(ptrdiff_t)i - 1] * 20 + 12, t->shift);
+      fc_seg_add4(e, w + (size_t)id[(ptrdiff_t)i - 2] * 20 + 16, t->shift);
+    }
+  }
+  if ((t = m->t[FC_G_BI]) != NULL) { /* unit i: anchors i+1, i, i-1, i-2 = bip[i+3 .. i] */
+    const uint8_t *const *bp = s->bip;
+    for (i = 0; i < n; i++) {
+      int32_t *e = emis + 4 * i;
+      fc_seg_add4(e, bp[i + 3], t->shift);
+      fc_seg_add4(e, bp[i + 2] + 4, t->shift);
+      fc_seg_add4(e, bp[i + 1] + 8, t->shift);
+      fc_seg_add4(e, bp[i] + 12, t->shift);
+    }
+  }
+  if ((t = m->t[FC_G_SKIP]) != NULL)
+    for (i = 0; i < n; i++) fc_seg_add4(emis + 4 * i, s->skp[i], t->shift);
+  if ((t = m->t[FC_G_LEXU]) != NULL) {
+    const uint8_t *w = t->slots;
+    for (i = 0; i < n; i++) {
+      size_t r = ((size_t)id[i] * (FC_FEAT_LEXUCAP + 1) + fc_seg_cap(u[i].lb, FC_FEAT_LEXUCAP)) * (FC_FEAT_LEXUCAP + 1) +
+                 fc_seg_cap(u[i].le, FC_FEAT_LEXUCAP);
+      fc_seg_add4(emis + 4 * i, w + r * 4, t->shift);
+    }
+  }
+  if ((t = m->t[FC_G_TLEXU]) != NULL && m->has_tlex) {
+    const uint8_t *w = t->slots, *l2 = s->l2;
+    for (i = 0; i < n; i++) {
+      size_t r = ((size_t)id[i] * (FC_FEAT_LEXUCAP + 1) + fc_seg_cap(l2[3 * i], FC_FEAT_LEXUCAP)) * (FC_FEAT_LEXUCAP + 1) +
+                 fc_seg_cap(l2[3 * i + 1], FC_FEAT_LEXUCAP);
+      fc_seg_add4(emis + 4 * i, w + r * 4, t->shift);
+    }
+  }
+  for (ti = 0; ti < 2; ti++) { /* lex, tlex: rows of anchors -1 .. n in row[j + 1] */
+    int type = ti ? FC_G_TLEX : FC_G_LEX;
+    const uint8_t *w, *l2 = s->l2;
+    uint32_t *row = s->row;
+    const uint32_t out = FC_FEAT_LEXOUT * (FC_FEAT_LEXCAP + 1) * (FC_FEAT_LEXCAP + 1);
+    if (!(t = m->t[type])) continue;
+    w = t->slots;
+    if (type == FC_G_LEX) fc_seg_lexrows(u, NULL, n, row);
+    else if (m->has_tlex) fc_seg_lexrows(NULL, l2, n, row);
+    else
+      for (i = 0; i < n + 2; i++) row[i] = out;
+    for (i = 0; i < n; i++) { /* unit i: anchors i+1, i, i-1 = row[i+2 .. i] */
+      int32_t *e = emis + 4 * i;
+      fc_seg_add4(e, w + (size_t)row[i + 2] * 12, t->shift);
+      fc_seg_add4(e, w + (size_t)row[i + 1] * 12 + 4, t->shift);
+      fc_seg_add4(e, w + (size_t)row[i] * 12 + 8, t->shift);
+    }
+  }
+  /* the other (hashed) types, anchor by anchor */
+  for (ti = 0; ti < m->n_tabs; ti++) {
+    const fc_feat_type *ft;
+    fc_feat_ctx c;
+    ptrdiff_t j, lo, hi;
+    t = &m->tab[ti];
+    if (t->layout != FC_LAYOUT_HASH) continue;
+    ft = &fc_feat_types[t->type];
+    c.u = u;
+    c.n = n;
+    c.sym = s->sym;
+    c.cls = s->cls;
+    c.l2 = m->has_tlex ? s->l2 : NULL;
+    fc_feat_anchors(t->type, n, &lo, &hi);
+    for (j = lo; j < hi; j++) {
+      uint64_t key = fc_feat_key(t->type, &c, j), h;
+      const uint8_t *w;
+      int b;
+      if (!key) continue;
+      h = fc_feat_mix(key);
+      if (!(w = fc_segtab_find(t, h, fc_seg_home(h, t->n_slots)))) continue;
+      for (b = 0; b < t->n_blocks; b++) {
+        ptrdiff_t k = j + ft->off[b];
+        if (k >= 0 && (size_t)k < n) fc_seg_add4(emis + 4 * k, w + 4 * b, t->shift);
+      }
+    }
+  }
+  fc_seg_viterbi(emis, n, m->trans, m->start, m->end, u, s->bp, tags);
 }
 
 fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
@@ -322,6 +637,41 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
   for (k = 0; k < 4; k++)
     sc[k] = (int64_t)start[k] + emis[k] + fc_seg_forcepen(&u[0], k) -
             ((k == FC_TAG_M || k == FC_TAG_E) ? FC_SEG_ILLEGAL : 0);
+  for (i = 1; i < n && !u[i].force && u[i].kind != FENCI_KIND_SPACE; i++) {
+  }
+  if (i == n) { /* no constraints: only the legal moves can win */
+    int64_t tEB = tr[FC_TAG_E * 4 + FC_TAG_B], tSB = tr[FC_TAG_S * 4 + FC_TAG_B];
+    int64_t tBM = tr[FC_TAG_B * 4 + FC_TAG_M], tMM = tr[FC_TAG_M * 4 + FC_TAG_M];
+    int64_t tBE = tr[FC_TAG_B * 4 + FC_TAG_E], tME = tr[FC_TAG_M * 4 + FC_TAG_E];
+    int64_t tES = tr[FC_TAG_E * 4 + FC_TAG_S], tSS = tr[FC_TAG_S * 4 + FC_TAG_S];
+    int64_t b0 = sc[0], m0 = sc[1], e0 = sc[2], s0 = sc[3];
+    for (i = 1; i < n; i++) {
+      const int32_t *e = emis + 4 * i;
+      int64_t xb = e0 + tEB, yb = s0 + tSB, xm = b0 + tBM, ym = m0 + tMM;
+      int64_t xe = b0 + tBE, ye = m0 + tME, xs = e0 + tES, ys = s0 + tSS;
+      int64_t nb, nm, ne, ns, top;
+      uint8_t *q = bp + 4 * i;
+      q[0] = (uint8_t)(yb > xb ? FC_TAG_S : FC_TAG_E);
+      q[1] = (uint8_t)(ym > xm ? FC_TAG_M : FC_TAG_B);
+      q[2] = (uint8_t)(ye > xe ? FC_TAG_M : FC_TAG_B);
+      q[3] = (uint8_t)(ys > xs ? FC_TAG_S : FC_TAG_E);
+      nb = (yb > xb ? yb : xb) + e[0];
+      nm = (ym > xm ? ym : xm) + e[1];
+      ne = (ye > xe ? ye : xe) + e[2];
+      ns = (ys > xs ? ys : xs) + e[3];
+      top = nb > nm ? nb : nm;
+      if (ne > top) top = ne;
+      if (ns > top) top = ns;
+      b0 = nb - top;
+      m0 = nm - top;
+      e0 = ne - top;
+      s0 = ns - top;
+    }
+    sc[0] = b0;
+    sc[1] = m0;
+    sc[2] = e0;
+    sc[3] = s0;
+  } else
   for (i = 1; i < n; i++) {
     const int32_t *e = emis + 4 * i;
     for (k = 0; k < 4; k++) {

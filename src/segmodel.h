@@ -24,4 +24,7 @@ void fc_segscratch_free(fc_segscratch *s, const fenci_alloc *a);
  * best path is found under those constraints.  FENCI_OK or FENCI_NOMEM. */
 fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags);
 
+/* The table layout (SEGH record field) of feature type t, for the trainer. */
+int fc_segmodel_layout(int t);
+
 #endif

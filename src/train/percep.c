@@ -34,6 +34,7 @@ void fc_train_opts_init(fc_train_opts *o) {
   o->seed = 1;
   o->mask = FC_FEAT_DEFAULT_MASK;
   o->min_count = 2;
+  o->sym_min_count = 1;
   o->folds = 10;
 }
 
@@ -82,7 +83,7 @@ static void fc_kmap_free(fc_kmap *m, const fenci_alloc *a) {
 }
 
 static size_t fc_kmap_slot(const fc_kmap *m, uint64_t key) {
-  size_t mask = m->cap - 1, i = (size_t)(key >> 20) & mask;
+  size_t mask = m->cap - 1, i = (size_t)(fc_feat_mix(key) >> 20) & mask;
   while (m->key[i] && m->key[i] != key) i = (i + 1) & mask;
   return i;
 }
@@ -175,7 +176,7 @@ typedef struct fc_symbuf {
   size_t cap;
 } fc_symbuf;
 
-static int fc_symbuf_fill(fc_symbuf *b, const fenci_alloc *a, const fc_unit *u, size_t n) {
+static int fc_symbuf_fill(fc_symbuf *b, const fenci_alloc *a, const fc_symmap *sm, const fc_unit *u, size_t n) {
   if (n + 2 * FC_FEAT_PAD > b->cap) {
     size_t cap = (n + 2 * FC_FEAT_PAD) * 2;
     void *p = fc_realloc(a, b->sym, cap * sizeof *b->sym), *q;
@@ -186,7 +187,7 @@ static int fc_symbuf_fill(fc_symbuf *b, const fenci_alloc *a, const fc_unit *u, 
     b->cls = q;
     b->cap = cap;
   }
-  fc_feat_symbols(u, n, b->sym, b->cls);
+  fc_feat_symbols(sm, u, n, b->sym, b->cls);
   return 0;
 }
 
@@ -210,16 +211,28 @@ typedef struct fc_trainer {
   int32_t tw[24];                        /* trans[16], start[4], end[4] */
   int64_t tacc[24];
   int64_t c;                             /* averaging counter */
+  uint8_t *smap;                         /* symbol map bytes (SEGW layout) */
+  size_t smap_len;
+  fc_symmap sm;                          /* view of smap */
+  uint32_t n_ids;                        /* symbol ids */
+  uint8_t *pflags;                       /* per bigram id pair: n_pf (uint32 key, uint32 flags), sorted */
+  uint8_t *pf_has;                       /* n_pf: the pair has a bigram group */
+  size_t n_pf;
 } fc_trainer;
 
 static void fc_trainer_free(fc_trainer *t) {
   int k;
+  fc_free(t->a, t->smap);
+  fc_free(t->a, t->pflags);
+  fc_free(t->a, t->pf_has);
   for (k = 0; k < FC_G_NTYPES; k++) {
     fc_free(t->a, t->gkey[k]);
     fc_free(t->a, t->w[k]);
     fc_free(t->a, t->acc[k]);
   }
 }
+
+static size_t fc_train_pfind(const fc_trainer *tr, uint32_t key);
 
 /* Counts keys, keeps those seen min_count times and fills d->gid. */
 static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) {
@@ -249,7 +262,7 @@ static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) 
     for (s = 0; s < d->n_sent && rc == FENCI_OK; s++) {
       const fc_unit *u = d->u + d->su[s];
       size_t n = d->su[s + 1] - d->su[s], g = d->sg[s];
-      if (fc_symbuf_fill(&sb, a, u, n)) {
+      if (fc_symbuf_fill(&sb, a, &tr->sm, u, n)) {
         rc = FENCI_NOMEM;
         break;
       }
@@ -315,6 +328,13 @@ static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) 
     tr->acc[t] = fc_calloc(a, nw ? nw : 1, sizeof *tr->acc[t]);
     if (!tr->w[t] || !tr->acc[t]) return FENCI_NOMEM;
   }
+  tr->pf_has = fc_calloc(a, tr->n_pf ? tr->n_pf : 1, 1);
+  if (!tr->pf_has) return FENCI_NOMEM;
+  for (s = 0; s < tr->n_groups[FC_G_BI]; s++) {
+    uint64_t key = tr->gkey[FC_G_BI][s];
+    size_t x = fc_train_pfind(tr, FC_FEAT_KA(key) | FC_FEAT_KB(key) << 16);
+    if (x < tr->n_pf) tr->pf_has[x] = 1;
+  }
   return FENCI_OK;
 }
 
@@ -339,7 +359,7 @@ static size_t fc_wmap_slot(const fc_wmap *m, uint64_t key) {
 }
 
 typedef struct fc_tent {
-  uint64_t h;     /* hash of a word or word prefix */
+  uint64_t h;     /* hash of a word or word prefix of 3+ units */
   uint32_t flags; /* FC_TLEX_* */
 } fc_tent;
 
@@ -348,20 +368,40 @@ static int fc_tent_cmp(const void *x, const void *y) {
   return a->h < b->h ? -1 : a->h > b->h;
 }
 
-/* Lays out the SEGL section: every word and proper prefix, in hash order. */
-static fenci_rc fc_train_tlex_table(const uint8_t *bytes, const size_t *woff, size_t n_words, const fenci_alloc *a,
+/* Bytes per id in the trainer's word store. */
+#define FC_TW_B 2
+
+/* Lays out the training-word lexicon: one-unit strings as id flags, two-unit
+ * strings as bigram-pair flags (tr->pflags, sorted by pair key), longer ones
+ * in the SEGL hash table, in hash order. */
+static fenci_rc fc_train_tlex_table(fc_trainer *tr, const uint8_t *bytes, const size_t *woff, size_t n_words,
                                     uint8_t **segl, size_t *segl_len) {
-  size_t total = n_words ? woff[n_words] / FC_FEAT_SYMB : 0, i, k, ne = 0, n_slots, max_probe = 0;
-  fc_tent *e = fc_malloc(a, (total ? total : 1) * sizeof *e);
-  uint8_t *out;
-  if (!e) return FENCI_NOMEM;
+  const fenci_alloc *a = tr->a;
+  size_t total = n_words ? woff[n_words] / FC_TW_B : 0, i, k, ne = 0, np = 0, n_slots, max_probe = 0;
+  size_t fl = (tr->n_ids + 3) & ~(size_t)3;
+  fc_tent *e = fc_malloc(a, (total ? total : 1) * sizeof *e), *pe = fc_malloc(a, (n_words ? n_words : 1) * sizeof *pe);
+  uint8_t *out, *cf = fc_calloc(a, fl ? fl : 4, 1);
+  if (!e || !pe || !cf) {
+    fc_free(a, e);
+    fc_free(a, pe);
+    fc_free(a, cf);
+    return FENCI_NOMEM;
+  }
   for (i = 0; i < n_words; i++) {
-    size_t len = (woff[i + 1] - woff[i]) / FC_FEAT_SYMB;
+    size_t len = (woff[i + 1] - woff[i]) / FC_TW_B;
     const uint8_t *b = bytes + woff[i];
     uint64_t h = 0;
+    uint32_t id0 = (uint32_t)b[0] << 8 | b[1], id1 = len > 1 ? ((uint32_t)b[2] << 8 | b[3]) : 0;
+    cf[id0] |= (uint8_t)(len == 1 ? FC_TLEX_WORD : FC_TLEX_PREFIX);
+    if (len >= 2) {
+      pe[np].h = id0 | id1 << 16;
+      pe[np].flags = len == 2 ? FC_TLEX_WORD : FC_TLEX_PREFIX;
+      np++;
+    }
     for (k = 0; k < len; k++) {
-      uint32_t sym = (uint32_t)b[3 * k] << 16 | (uint32_t)b[3 * k + 1] << 8 | b[3 * k + 2];
-      h = fc_feat_wstep(h, sym);
+      uint32_t id = (uint32_t)b[FC_TW_B * k] << 8 | b[FC_TW_B * k + 1];
+      h = fc_feat_wstep(h, id);
+      if (k < 2) continue;
       e[ne].h = h;
       e[ne].flags = k + 1 == len ? FC_TLEX_WORD : FC_TLEX_PREFIX;
       ne++;
@@ -373,20 +413,36 @@ static fenci_rc fc_train_tlex_table(const uint8_t *bytes, const size_t *woff, si
     else e[k++] = e[i];
   }
   ne = k;
+  qsort(pe, np, sizeof *pe, fc_tent_cmp);
+  for (i = 0, k = 0; i < np; i++) {
+    if (k && pe[k - 1].h == pe[i].h) pe[k - 1].flags |= pe[i].flags;
+    else pe[k++] = pe[i];
+  }
+  np = k;
+  fc_free(a, tr->pflags);
+  tr->pflags = fc_malloc(a, (np ? np : 1) * 8);
+  tr->n_pf = np;
   n_slots = ne + ne * 2 / 3 + 1;
-  out = fc_calloc(a, 16 + n_slots * 8, 1);
-  if (!out || n_slots > UINT32_MAX) {
+  out = fc_calloc(a, 16 + fl + n_slots * 8, 1);
+  if (!out || !tr->pflags || n_slots > UINT32_MAX) {
     fc_free(a, e);
+    fc_free(a, pe);
+    fc_free(a, cf);
     fc_free(a, out);
     return FENCI_NOMEM;
   }
+  for (i = 0; i < np; i++) {
+    fc_put32(tr->pflags + 8 * i, (uint32_t)pe[i].h);
+    fc_put32(tr->pflags + 8 * i + 4, pe[i].flags);
+  }
   memcpy(out, "FCSL", 4);
+  memcpy(out + 16, cf, tr->n_ids);
   for (i = 0; i < ne; i++) {
     uint64_t h = e[i].h;
     uint32_t fp = (uint32_t)h ? (uint32_t)h : 1;
     uint64_t pos = ((h >> 32) * (uint64_t)n_slots) >> 32;
     size_t probe = 0;
-    uint8_t *sl = out + 16;
+    uint8_t *sl = out + 16 + fl;
     while (sl[pos * 8] | sl[pos * 8 + 1] | sl[pos * 8 + 2] | sl[pos * 8 + 3]) {
       if (++pos == n_slots) pos = 0;
       probe++;
@@ -397,13 +453,36 @@ static fenci_rc fc_train_tlex_table(const uint8_t *bytes, const size_t *woff, si
   }
   fc_put32(out + 4, (uint32_t)n_slots);
   fc_put32(out + 8, (uint32_t)max_probe);
+  fc_put32(out + 12, tr->n_ids);
   fc_free(a, e);
+  fc_free(a, pe);
+  fc_free(a, cf);
   *segl = out;
-  *segl_len = 16 + n_slots * 8;
+  *segl_len = 16 + fl + n_slots * 8;
   return FENCI_OK;
 }
 
-static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint8_t **segl, size_t *segl_len) {
+/* Index of the bigram id pair key in tr->pflags, or n_pf when absent. */
+static size_t fc_train_pfind(const fc_trainer *tr, uint32_t key) {
+  size_t lo = 0, hi = tr->n_pf;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    uint32_t k = fc_rd32(tr->pflags + 8 * mid);
+    if (k == key) return mid;
+    if (k < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return tr->n_pf;
+}
+
+/* Flags of the bigram id pair key, 0 when absent. */
+static uint32_t fc_train_pflags(const fc_trainer *tr, uint32_t key) {
+  size_t x = fc_train_pfind(tr, key);
+  return x < tr->n_pf ? fc_rd32(tr->pflags + 8 * x + 4) : 0;
+}
+
+static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, uint8_t **segl, size_t *segl_len) {
+  const fenci_alloc *a = tr->a;
   fc_wmap m = {NULL, NULL, 0};
   uint32_t *cnt = NULL;      /* (folds + 1) per word: per fold, then total */
   size_t n_words = 0, cap_cnt = 0, s, cap_bytes = 0, bytes_len = 0, i;
@@ -424,7 +503,7 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
       const fc_unit *u = d->u + d->su[s];
       const uint8_t *gold = d->gold + d->su[s];
       size_t n = d->su[s + 1] - d->su[s], fold = s % (size_t)folds, w0;
-      if (fc_symbuf_fill(&sb, a, u, n)) {
+      if (fc_symbuf_fill(&sb, a, &tr->sm, u, n)) {
         rc = FENCI_NOMEM;
         break;
       }
@@ -463,7 +542,7 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
                 slot = fc_wmap_slot(&m, h);
               }
               if (fc_grow(a, &p, &cap_cnt, (n_words + 1) * (size_t)(folds + 1), sizeof *cnt) ||
-                  fc_grow(a, &q, &cap_bytes, bytes_len + (w1 - w0) * FC_FEAT_SYMB, 1) ||
+                  fc_grow(a, &q, &cap_bytes, bytes_len + (w1 - w0) * FC_TW_B, 1) ||
                   fc_grow(a, &r, &cap_woff, n_words + 2, sizeof *woff)) {
                 if (p) cnt = p;
                 if (q) bytes = q;
@@ -475,9 +554,13 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
               bytes = q;
               woff = r;
               memset(cnt + n_words * (size_t)(folds + 1), 0, (size_t)(folds + 1) * sizeof *cnt);
-              fc_feat_sym_bytes(sb.sym + FC_FEAT_PAD + w0, w1 - w0, bytes + bytes_len);
+              for (i = w0; i < w1; i++) {
+                uint32_t id = sb.sym[FC_FEAT_PAD + i];
+                bytes[bytes_len + FC_TW_B * (i - w0)] = (uint8_t)(id >> 8);
+                bytes[bytes_len + FC_TW_B * (i - w0) + 1] = (uint8_t)id;
+              }
               woff[n_words] = bytes_len;
-              bytes_len += (w1 - w0) * FC_FEAT_SYMB;
+              bytes_len += (w1 - w0) * FC_TW_B;
               woff[n_words + 1] = bytes_len;
               m.key[slot] = h;
               m.idx[slot] = (uint32_t)n_words++;
@@ -493,23 +576,20 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
           uint64_t h = 0;
           size_t len;
           for (len = 1; len <= FC_FEAT_TLEX_MAX && w0 + len <= n; len++) {
-            size_t slot, x;
+            size_t slot;
             const uint32_t *c;
             h = fc_feat_wstep(h, sb.sym[FC_FEAT_PAD + w0 + len - 1]);
             slot = fc_wmap_slot(&m, h);
             if (!m.key[slot]) continue;
             c = cnt + m.idx[slot] * (size_t)(folds + 1);
             if (c[folds] - c[fold] == 0) continue; /* only in this fold */
-            if (len > l2[3 * w0]) l2[3 * w0] = (uint8_t)len;
-            if (len > l2[3 * (w0 + len - 1) + 1]) l2[3 * (w0 + len - 1) + 1] = (uint8_t)len;
-            for (x = w0 + 1; x + 1 < w0 + len; x++)
-              if (len > l2[3 * x + 2]) l2[3 * x + 2] = (uint8_t)len;
+            fc_tlex_mark(l2, w0, len);
           }
         }
       }
     }
   }
-  if (rc == FENCI_OK) rc = fc_train_tlex_table(bytes, woff, n_words, a, segl, segl_len);
+  if (rc == FENCI_OK) rc = fc_train_tlex_table(tr, bytes, woff, n_words, segl, segl_len);
   fc_free(a, m.key);
   fc_free(a, m.idx);
   fc_free(a, cnt);
@@ -518,6 +598,70 @@ static fenci_rc fc_train_tlex(fc_tdata *d, int folds, const fenci_alloc *a, uint
   fc_free(a, sb.sym);
   fc_free(a, sb.cls);
   return rc;
+}
+
+/* The symbol ids: symbols of the training units seen at least min_count
+ * times, numbered from FC_ID_FIRST in order of first occurrence; the map in
+ * its SEGW layout (tr->smap). */
+static fenci_rc fc_train_symbols(fc_trainer *tr, const fc_tdata *d, uint32_t min_count) {
+  const fenci_alloc *a = tr->a;
+  fc_kmap m;
+  size_t i, n_ext = 0, k;
+  uint32_t next = FC_ID_FIRST;
+  uint8_t *out;
+  if (fc_kmap_init(&m, a, (size_t)1 << 14)) {
+    fc_kmap_free(&m, a);
+    return FENCI_NOMEM;
+  }
+  for (i = 0; i < d->n_u; i++) {
+    uint64_t key = fc_feat_unit_sym(&d->u[i]) + 1u;
+    size_t slot = fc_kmap_slot(&m, key);
+    if (!m.key[slot]) {
+      m.key[slot] = key;
+      m.id[slot] = (int32_t)i; /* first occurrence */
+      m.n++;
+    }
+    if (m.cnt[slot] < UINT32_MAX) m.cnt[slot]++;
+    if (m.n * 2 > m.cap && fc_kmap_grow(&m, a)) {
+      fc_kmap_free(&m, a);
+      return FENCI_NOMEM;
+    }
+  }
+  out = fc_calloc(a, 2 * FC_SYMMAP_DIRECT + 8 * m.n + 8, 1);
+  if (!out) {
+    fc_kmap_free(&m, a);
+    return FENCI_NOMEM;
+  }
+  /* ids in order of first occurrence: walk the units again */
+  for (i = 0; i < d->n_u && next < FC_FEAT_MAXID; i++) {
+    uint32_t sym = fc_feat_unit_sym(&d->u[i]);
+    size_t slot = fc_kmap_slot(&m, sym + 1u);
+    if (m.id[slot] != (int32_t)i || m.cnt[slot] < min_count) continue;
+    if (sym < FC_SYMMAP_DIRECT) {
+      out[2 * sym] = (uint8_t)next;
+      out[2 * sym + 1] = (uint8_t)(next >> 8);
+    } else {
+      fc_put32(out + 2 * FC_SYMMAP_DIRECT + 8 * n_ext, sym);
+      fc_put32(out + 2 * FC_SYMMAP_DIRECT + 8 * n_ext + 4, next);
+      n_ext++;
+    }
+    next++;
+  }
+  fc_kmap_free(&m, a);
+  /* sort the extra pairs by symbol (insertion sort: there are few) */
+  for (i = 1; i < n_ext; i++) {
+    uint8_t tmp[8], *base = out + 2 * FC_SYMMAP_DIRECT;
+    memcpy(tmp, base + 8 * i, 8);
+    for (k = i; k > 0 && fc_rd32(base + 8 * (k - 1)) > fc_rd32(tmp); k--) memcpy(base + 8 * k, base + 8 * (k - 1), 8);
+    memcpy(base + 8 * k, tmp, 8);
+  }
+  tr->smap = out;
+  tr->smap_len = 2 * FC_SYMMAP_DIRECT + 8 * n_ext;
+  tr->sm.direct = out;
+  tr->sm.ext = out + 2 * FC_SYMMAP_DIRECT;
+  tr->sm.n_ext = (uint32_t)n_ext;
+  tr->n_ids = next;
+  return FENCI_OK;
 }
 
 /* Emission scores of sentence s with the current (not averaged) weights. */
@@ -608,17 +752,19 @@ static double fc_train_avg(const fc_trainer *tr, int32_t w, int64_t acc) {
 }
 
 /* Quantises the averaged weights and writes SEGH/SEGW into res.
- * *n_groups receives the number of groups kept. */
+ * *n_kept receives the number of groups with a non-zero weight. */
 static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **segh, size_t *segh_len,
                                   uint8_t **segw, size_t *segw_len, size_t *n_kept) {
   const fenci_alloc *a = tr->a;
   double mx = 0, scale;
-  size_t total_w = 0, kept = 0;
+  size_t total_w, kept = 0;
   int k, n_tabs = 0;
   uint8_t *h, *wb = NULL;
   int16_t *q = NULL;
   size_t q_cap = 0;
-  uint32_t rec[FC_G_NTYPES][6];
+  uint32_t rec[FC_G_NTYPES][8];
+  *segh = NULL;
+  *segw = NULL;
   for (k = 0; k < tr->n_types; k++) {
     int t = tr->types[k];
     size_t i, nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
@@ -626,25 +772,28 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
       double v = fabs(fc_train_avg(tr, tr->w[t][i], tr->acc[t][i]));
       if (v > mx) mx = v;
     }
-  }
-  scale = mx > 0 ? 32767.0 / mx : 1.0;
-  /* First pass: quantise every type into q and size the tables. */
-  for (k = 0; k < tr->n_types; k++) {
-    int t = tr->types[k];
-    size_t nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
     if (nw > q_cap) q_cap = nw;
   }
+  scale = mx > 0 ? 32767.0 / mx : 1.0;
   q = fc_malloc(a, (q_cap ? q_cap : 1) * sizeof *q);
-  if (!q) return FENCI_NOMEM;
-  *segh = NULL;
-  *segw = NULL;
+  /* SEGW starts with the symbol map */
+  total_w = (tr->smap_len + 3) & ~(size_t)3;
+  wb = fc_calloc(a, total_w, 1);
+  if (!q || !wb) {
+    fc_free(a, q);
+    fc_free(a, wb);
+    return FENCI_NOMEM;
+  }
+  memcpy(wb, tr->smap, tr->smap_len);
   for (k = 0; k < tr->n_types; k++) {
-    int t = tr->types[k], nb = fc_feat_types[t].n_blocks;
-    size_t gw = (size_t)nb * 4, g, i, n_ent = 0, n_slots, slot_size = 4 + 8 * (size_t)nb, max_probe = 0;
+    int t = tr->types[k], nb = fc_feat_types[t].n_blocks, layout = fc_segmodel_layout(t);
+    size_t gw = (size_t)nb * 4, g, i, n_ent = 0, n_slots, max_probe = 0, pf = 0, pfo = 0, pfx = 0;
+    size_t slot_size = 4 * (size_t)nb + (layout == 1 ? 0 : layout == 2 ? 8 : 4);
+    int shift = 0;
+    long qmax = 0;
     uint8_t *tab;
     void *p;
     for (g = 0; g < tr->n_groups[t]; g++) {
-      int any = 0;
       for (i = 0; i < gw; i++) {
         size_t idx = g * gw + i;
         double v = fc_train_avg(tr, tr->w[t][idx], tr->acc[t][idx]) * scale;
@@ -653,12 +802,43 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
         if (r < -32767) r = -32767;
         if (r <= prune && r >= -prune) r = 0;
         q[idx] = (int16_t)r;
+        if (labs(r) > qmax) qmax = labs(r);
+      }
+    }
+    /* int8 weights: w = q8 << shift, with the least shift that fits the table */
+    while ((qmax + (1L << shift) / 2) >> shift > 127) shift++;
+    for (g = 0; g < tr->n_groups[t]; g++) {
+      int any = 0;
+      for (i = 0; i < gw; i++) {
+        size_t idx = g * gw + i;
+        long r = lround((double)q[idx] / (double)(1L << shift));
+        if (r > 127) r = 127;
+        if (r < -127) r = -127;
+        q[idx] = (int16_t)r;
         any |= r != 0;
       }
       n_ent += any;
     }
-    if (!n_ent) continue;
-    n_slots = n_ent + n_ent * 2 / 3 + 1;
+    if (t == FC_G_BI) { /* pair slots also for the training-word lexicon's two-unit strings */
+      for (g = 0; g < tr->n_groups[t]; g++) {
+        uint64_t key = tr->gkey[t][g];
+        int any = 0;
+        for (i = 0; i < gw; i++) any |= q[g * gw + i] != 0;
+        if (!any && fc_train_pflags(tr, FC_FEAT_KA(key) | FC_FEAT_KB(key) << 16)) {
+          n_ent++;
+          pf++; /* a slot for the flags only */
+        }
+      }
+      for (i = 0; i < tr->n_pf; i++) pfo += !tr->pf_has[i]; /* no group at all */
+      n_ent += pfo;
+      pf += pfo;
+    }
+    if (layout == 1) n_slots = fc_feat_dense_rows(t, tr->n_ids);
+    else {
+      if (!n_ent) continue;
+      /* load 0.6; 0.75 for the big pair tables (slots of one or two cache lines) */
+      n_slots = layout == 2 ? n_ent + n_ent / 3 + 1 : n_ent + n_ent * 2 / 3 + 1;
+    }
     if (n_slots > UINT32_MAX || total_w + n_slots * slot_size > UINT32_MAX) {
       fc_free(a, q);
       fc_free(a, wb);
@@ -673,38 +853,62 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
     wb = p;
     tab = wb + total_w;
     memset(tab, 0, n_slots * slot_size);
-    for (g = 0; g < tr->n_groups[t]; g++) {
-      uint64_t key = tr->gkey[t][g];
-      uint32_t fp = (uint32_t)key ? (uint32_t)key : 1;
-      uint64_t pos = ((key >> 32) * (uint64_t)n_slots) >> 32;
-      size_t probe = 0;
+    for (g = 0; g < tr->n_groups[t] + pfo; g++) {
+      uint64_t key;
+      const int16_t *wq;
+      uint8_t *dst;
+      uint32_t flags = 0;
       int any = 0;
-      for (i = 0; i < gw; i++) any |= q[g * gw + i] != 0;
-      if (!any) continue;
-      while (tab[pos * slot_size] | tab[pos * slot_size + 1] | tab[pos * slot_size + 2] | tab[pos * slot_size + 3]) {
-        if (++pos == n_slots) pos = 0;
-        probe++;
+      static const int16_t zero[4 * FC_FEAT_MAXB];
+      if (g < tr->n_groups[t]) {
+        key = tr->gkey[t][g];
+        wq = q + g * gw;
+        for (i = 0; i < gw; i++) any |= wq[i] != 0;
+      } else { /* the pair flags without a group, in pair-key order */
+        uint32_t pk;
+        while (tr->pf_has[pfx]) pfx++;
+        pk = fc_rd32(tr->pflags + 8 * pfx++);
+        key = FC_FEAT_PACK(t, pk & 0xFFFF, pk >> 16, 0);
+        wq = zero;
       }
-      if (probe > max_probe) max_probe = probe;
-      fc_put32(tab + pos * slot_size, fp);
-      for (i = 0; i < gw; i++) {
-        uint16_t v = (uint16_t)q[g * gw + i];
-        tab[pos * slot_size + 4 + 2 * i] = (uint8_t)v;
-        tab[pos * slot_size + 5 + 2 * i] = (uint8_t)(v >> 8);
+      if (layout == 2 && t == FC_G_BI) flags = fc_train_pflags(tr, FC_FEAT_KA(key) | FC_FEAT_KB(key) << 16);
+      if (!any && !flags) continue;
+      if (layout == 1) {
+        dst = tab + fc_feat_dense_row(t, key) * slot_size;
+      } else {
+        uint32_t pk = FC_FEAT_KA(key) | FC_FEAT_KB(key) << 16;
+        uint64_t mix = layout == 2 ? fc_feat_pairmix(pk) : fc_feat_mix(key);
+        uint32_t fp = layout == 2 ? pk : ((uint32_t)mix ? (uint32_t)mix : 1);
+        uint64_t pos = ((mix >> 32) * (uint64_t)n_slots) >> 32;
+        size_t probe = 0;
+        while (tab[pos * slot_size] | tab[pos * slot_size + 1] | tab[pos * slot_size + 2] | tab[pos * slot_size + 3]) {
+          if (++pos == n_slots) pos = 0;
+          probe++;
+        }
+        if (probe > max_probe) max_probe = probe;
+        fc_put32(tab + pos * slot_size, fp);
+        dst = tab + pos * slot_size + 4;
+        if (layout == 2) {
+          fc_put32(dst, flags);
+          dst += 4;
+        }
       }
+      for (i = 0; i < gw; i++) dst[i] = (uint8_t)(int8_t)wq[i];
     }
     rec[n_tabs][0] = (uint32_t)t;
     rec[n_tabs][1] = (uint32_t)nb;
     rec[n_tabs][2] = (uint32_t)n_slots;
     rec[n_tabs][3] = (uint32_t)max_probe;
-    rec[n_tabs][4] = (uint32_t)n_ent;
+    rec[n_tabs][4] = (uint32_t)(n_ent < n_slots ? n_ent : n_slots);
     rec[n_tabs][5] = (uint32_t)total_w;
+    rec[n_tabs][6] = (uint32_t)layout;
+    rec[n_tabs][7] = (uint32_t)shift;
     n_tabs++;
     total_w += n_slots * slot_size;
-    kept += n_ent;
+    kept += n_ent - pf;
   }
   fc_free(a, q);
-  h = fc_calloc(a, 112 + 32 * (size_t)n_tabs, 1);
+  h = fc_calloc(a, 128 + 32 * (size_t)n_tabs, 1);
   if (!h) {
     fc_free(a, wb);
     return FENCI_NOMEM;
@@ -712,24 +916,23 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
   memcpy(h, "FCSG", 4);
   fc_put32(h + 4, FC_FEAT_VERSION);
   fc_put32(h + 8, (uint32_t)n_tabs);
+  fc_put32(h + 12, tr->n_ids);
   for (k = 0; k < 24; k++) {
     double v = fc_train_avg(tr, tr->tw[k], tr->tacc[k]) * scale;
     if (v > (1 << 29)) v = (1 << 29);
     if (v < -(1 << 29)) v = -(1 << 29);
     fc_put32(h + 16 + 4 * k, (uint32_t)(int32_t)lround(v));
   }
+  fc_put32(h + 112, 0); /* symbol map offset in SEGW */
+  fc_put32(h + 116, tr->sm.n_ext);
   for (k = 0; k < n_tabs; k++) {
     int f;
-    for (f = 0; f < 6; f++) fc_put32(h + 112 + 32 * k + 4 * f, rec[k][f]);
-  }
-  if (!wb && !(wb = fc_calloc(a, 16, 1))) {
-    fc_free(a, h);
-    return FENCI_NOMEM;
+    for (f = 0; f < 8; f++) fc_put32(h + 128 + 32 * k + 4 * f, rec[k][f]);
   }
   *segh = h;
-  *segh_len = 112 + 32 * (size_t)n_tabs;
+  *segh_len = 128 + 32 * (size_t)n_tabs;
   *segw = wb;
-  *segw_len = total_w ? total_w : 16;
+  *segw_len = total_w;
   *n_kept = kept;
   return FENCI_OK;
 }
@@ -881,14 +1084,17 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
   memset(&dv, 0, sizeof dv);
   tr.a = a;
   tr.mask = o.mask & ((1u << FC_G_NTYPES) - 1);
+  /* the training-word lexicon keeps its two-unit strings in the bigram table */
+  if (tr.mask & ((1u << FC_G_TLEX) | (1u << FC_G_TLEXU))) tr.mask |= 1u << FC_G_BI;
   for (k = 0; k < FC_G_NTYPES; k++)
     if (tr.mask & (1u << k)) tr.types[tr.n_types++] = k;
   fc_train_mask_names(tr.mask, names, sizeof names);
 
   rc = fc_tdata_units(&td, lex, train, a);
   if (rc == FENCI_OK && dev && dev->n_sent) rc = fc_tdata_units(&dv, lex, dev, a);
+  if (rc == FENCI_OK) rc = fc_train_symbols(&tr, &td, o.sym_min_count ? o.sym_min_count : 1);
   if (rc == FENCI_OK && (tr.mask & ((1u << FC_G_TLEX) | (1u << FC_G_TLEXU))))
-    rc = fc_train_tlex(&td, o.folds, a, &res->segl, &res->segl_len);
+    rc = fc_train_tlex(&tr, &td, o.folds, &res->segl, &res->segl_len);
   if (rc == FENCI_OK) rc = fc_train_index(&tr, &td, o.min_count ? o.min_count : 1);
   if (rc == FENCI_OK) {
     for (k = 0; k < tr.n_types; k++) n_groups += tr.n_groups[tr.types[k]];
@@ -979,10 +1185,11 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
     char line[512];
     fc_buf_init(&mb, a);
     snprintf(line, sizeof line,
-             "segmenter=bmes-averaged-perceptron\nfeature_version=%d\ntemplates=%s\nmin_count=%u\nprune=%d\n"
+             "segmenter=bmes-averaged-perceptron\nfeature_version=%d\ntemplates=%s\nmin_count=%u\nsym_min_count=%u\nsymbol_ids=%u\nprune=%d\n"
              "folds=%d\nseed=%llu\niterations=%d\nbest_iteration=%d\ndev_f1=%.4f\ntrain_sentences=%zu\ntrain_units=%zu\n"
              "dev_sentences=%zu\nfeature_groups=%zu\n",
-             FC_FEAT_VERSION, names, (unsigned)o.min_count, o.prune, o.folds, (unsigned long long)o.seed,
+             FC_FEAT_VERSION, names, (unsigned)o.min_count, (unsigned)(o.sym_min_count ? o.sym_min_count : 1),
+             (unsigned)tr.n_ids, o.prune, o.folds, (unsigned long long)o.seed,
              it - 1, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
     if (fc_buf_put(&mb, line, strlen(line)) || (o.meta && fc_buf_put(&mb, o.meta, strlen(o.meta))) ||
         !fc_buf_cstr(&mb)) {

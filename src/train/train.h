@@ -47,6 +47,7 @@ typedef struct fc_train_opts {
   uint64_t seed;         /* shuffling seed; same seed and data => same model bytes */
   unsigned mask;         /* feature templates (FC_FEAT_DEFAULT_MASK when 0) */
   uint32_t min_count;    /* features seen fewer times in training are dropped (default 2) */
+  uint32_t sym_min_count; /* characters seen fewer times share the unknown symbol id (default 1) */
   int prune;             /* quantised weights |w| <= prune are zeroed (default 0) */
   int patience;          /* stop after this many iterations without dev gain (0: never) */
   int folds;             /* jackknife folds for the training-word lexicon (default 10) */

@@ -238,20 +238,34 @@ static void test_corrupt(void) {
   h[8] = 200; /* table count */
   INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
   RESET();
-  h[112] = 77; /* table type */
+  h[128] = 77; /* table type */
   INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
   RESET();
-  h[112 + 8] = 0xFF; /* n_slots */
-  h[112 + 9] = 0xFF;
-  h[112 + 10] = 0xFF;
+  h[128 + 8] = 0xFF; /* n_slots */
+  h[128 + 9] = 0xFF;
+  h[128 + 10] = 0xFF;
   INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
   RESET();
-  h[112 + 23] = 0x7F; /* offset */
+  h[128 + 23] = 0x7F; /* offset */
   INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
   RESET();
-  h[112 + 12] = 0xFF; /* max_probe >= n_slots */
-  h[112 + 13] = 0xFF;
-  h[112 + 14] = 0xFF;
+  h[128 + 12] = 0xFF; /* max_probe >= n_slots */
+  h[128 + 13] = 0xFF;
+  h[128 + 14] = 0xFF;
+  INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
+  RESET();
+  h[128 + 24] = 0; /* layout of the first table (uni: dense) */
+  INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
+  RESET();
+  h[12] = 2; /* too few symbol ids */
+  h[13] = 0;
+  INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
+  RESET();
+  h[112] = 2; /* symbol map offset */
+  INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
+  RESET();
+  w[2 * 0x6211] = 0xFF; /* the id of 我 out of range */
+  w[2 * 0x6211 + 1] = 0x7F;
   INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
   RESET();
   h[16 + 3] = 0x7F; /* transition weight out of range */
@@ -266,7 +280,7 @@ static void test_corrupt(void) {
   f.n_sections = 1; /* SEGH without SEGW */
   INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_BADFORMAT);
   f.n_sections = 3;
-  /* garbage weights and fingerprints: loads, decodes legal tags */
+  /* garbage weights, keys and flags (past the symbol map): loads, decodes legal tags */
   {
     unsigned seed = 7;
     fc_unit *u = NULL;
@@ -275,9 +289,13 @@ static void test_corrupt(void) {
     fc_segscratch *ss = NULL;
     const char *s = "我们喜欢北京天安门，他们学习中文。";
     RESET();
-    for (i = 0; i < res.segw_len; i++) {
+    for (i = 2 * FC_SYMMAP_DIRECT + 8 * (size_t)fc_rd32(res.segh + 116); i < res.segw_len; i++) {
       seed = seed * 1103515245u + 12345u;
       w[i] = (uint8_t)(seed >> 16);
+    }
+    for (i = 16 + ((fc_rd32(res.segl + 12) + 3) & ~3u); i < res.segl_len; i++) { /* SEGL flags and slots */
+      seed = seed * 1103515245u + 12345u;
+      res.segl[i] = (uint8_t)(seed >> 16);
     }
     INT_EQ(fc_segmodel_load(&sm, &f, NULL, err, sizeof err), FENCI_OK);
     INT_EQ(fc_units_build(lexm, NULL, (const uint8_t *)s, strlen(s), &u, &n, &cap, NULL), FENCI_OK);
