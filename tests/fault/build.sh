@@ -24,14 +24,15 @@ fenci_test_cc() {
 fenci_test_models() {
   d=$BUILD/tests/data
   mkdir -p "$d"
-  if [ ! -f "$d/mini.fenci" ] || [ fuzz/mini-lexicon.txt -nt "$d/mini.fenci" ]; then
+  # rebuilt when the lexicon source or the fenci binary is newer (formats move)
+  if [ ! -f "$d/mini.fenci" ] || [ fuzz/mini-lexicon.txt -nt "$d/mini.fenci" ] || [ "$FENCI" -nt "$d/mini.fenci" ]; then
     "$FENCI" compile fuzz/mini-lexicon.txt -o "$d/mini.fenci" >/dev/null || return 1
   fi
-  if [ ! -f "$d/mini-hmm.fenci" ] || [ fuzz/mini-lexicon.txt -nt "$d/mini-hmm.fenci" ]; then
+  if [ ! -f "$d/mini-hmm.fenci" ] || [ "$d/mini.fenci" -nt "$d/mini-hmm.fenci" ]; then
     "$FENCI" compile fuzz/mini-lexicon.txt --oov-corpus fuzz/mini-train.seg -o "$d/mini-hmm.fenci" >/dev/null 2>&1 ||
       rm -f "$d/mini-hmm.fenci"
   fi
-  if [ ! -f "$d/mini-trained.fenci" ]; then
+  if [ ! -f "$d/mini-trained.fenci" ] || [ "$d/mini.fenci" -nt "$d/mini-trained.fenci" ]; then
     "$FENCI" train --lexicon "$d/mini.fenci" --train fuzz/mini-train.seg --iters 3 --min-count 1 \
       -o "$d/mini-trained.fenci" >/dev/null 2>&1 || rm -f "$d/mini-trained.fenci"
   fi
