@@ -39,8 +39,23 @@ models/pku.fenci: $(BIN) $(MODEL_LEX) $(MODEL_DIR)/pd.train $(MODEL_DIR)/pd.dev
 	  --meta corpus="pd1998-01 (People's Daily 1998-01, PKU annotation) without 1998-01-28..31" \
 	  --meta dev="pd1998-01 articles of 1998-01-28..31" -o $@
 
-models/msr.fenci: $(BIN) $(MODEL_LEX) $(MODEL_DIR)/msr.train $(MODEL_DIR)/msr.dev
+# The MSR model's training-word lexicon also gets the SIGHAN 2005 MSR
+# training vocabulary (msr_training_words.utf8: training data of the MSR
+# standard, about twice msra-ner's size).  msra-ner's text is part of that
+# corpus, so the words that occur only in the dev slice (not in its training
+# 90%) are left out: dev stays clean, and dev choices stay honest.  (On dev,
+# giving a model trained on half of msra-ner train the vocabulary of all of
+# it gained 0.55 F1.)
+$(MODEL_DIR)/msr.words: $(MODEL_DIR)/msr.train $(MODEL_DIR)/msr.dev $(DATA)/sighan2005/msr_training_words.utf8
+	awk 'FNR == 1 { f++ } \
+	  f == 1 { for (i = 1; i <= NF; i++) { w = $$i; sub(/\/[^\/]*$$/, "", w); tr[w] = 1 } next } \
+	  f == 2 { for (i = 1; i <= NF; i++) { w = $$i; sub(/\/[^\/]*$$/, "", w); if (!(w in tr)) dv[w] = 1 } next } \
+	  NF && !($$1 in dv) { print $$1 }' $^ > $@
+
+models/msr.fenci: $(BIN) $(MODEL_LEX) $(MODEL_DIR)/msr.train $(MODEL_DIR)/msr.dev $(MODEL_DIR)/msr.words
 	$(MODEL_TRAIN) --train $(MODEL_DIR)/msr.train --format msr --dev $(MODEL_DIR)/msr.dev \
+	  --words $(MODEL_DIR)/msr.words \
+	  --meta words="SIGHAN 2005 MSR training vocabulary (msr_training_words.utf8) without the words only in dev" \
 	  --meta model=msr --meta standard=MSR \
 	  --meta corpus="msra-ner train.wordtag.txt (SIGHAN 2006 MSRA NER), first 90% of lines" \
 	  --meta dev="msra-ner train.wordtag.txt, last 10% of lines" -o $@

@@ -17,7 +17,7 @@ static void train_usage(FILE *f) {
           "usage: fenci train --lexicon LEX.fenci --train FILE [--format pd|msr|ctb|seg]\n"
           "                   [--dev FILE [--dev-format F]] [--iters N] [--seed S]\n"
           "                   [--templates LIST] [--min-count N] [--sym-min-count N] [--prune N]\n"
-          "                   [--patience N] [--folds N]\n"
+          "                   [--patience N] [--folds N] [--words FILE]\n"
           "                   [--meta KEY=VALUE]... -o OUT.fenci\n"
           "Trains the B/M/E/S averaged-perceptron segmenter on a segmented corpus and\n"
           "writes OUT = the lexicon model plus the trained weights.  Progress goes to stderr.\n"
@@ -38,6 +38,8 @@ static void train_usage(FILE *f) {
           "  --patience    stop after N iterations without a dev gain (default 0: never)\n"
           "  --folds       jackknife folds for the training-word lexicon (tlex, tlexu;\n"
           "                default 10)\n"
+          "  --words       extra words for the training-word lexicon (tlex, tlexu): the\n"
+          "                first token of each line, e.g. a training corpus's word list\n"
           "  --meta        extra META line, e.g. --meta corpus=pd1998-01 (repeatable)\n");
 }
 
@@ -83,7 +85,9 @@ static int train_num(const char *opt, const char *v, unsigned long long max, uns
 }
 
 int fc_cmd_train(int argc, char **argv) {
-  const char *lexp = NULL, *trainp = NULL, *devp = NULL, *outp = NULL;
+  const char *lexp = NULL, *trainp = NULL, *devp = NULL, *outp = NULL, *wordsp = NULL;
+  char *words = NULL;
+  size_t words_len = 0;
   const char *fmt = "seg", *dfmt = NULL;
   char err[512], meta[4096];
   size_t meta_len = 0;
@@ -115,6 +119,7 @@ int fc_cmd_train(int argc, char **argv) {
     else if (!strcmp(a, "--format")) fmt = val;
     else if (!strcmp(a, "--dev")) devp = val;
     else if (!strcmp(a, "--dev-format")) dfmt = val;
+    else if (!strcmp(a, "--words")) wordsp = val;
     else if (!strcmp(a, "-o") || !strcmp(a, "--output")) outp = val;
     else if (!strcmp(a, "--iters")) {
       if (train_num(a, val, 1000, &v) || v == 0) return 2;
@@ -178,6 +183,31 @@ int fc_cmd_train(int argc, char **argv) {
   }
   fc_corpus_init(&tc, NULL);
   fc_corpus_init(&dc, NULL);
+  if (wordsp) {
+    FILE *wf = fopen(wordsp, "rb");
+    size_t cap = 0, got;
+    char *p;
+    if (!wf) {
+      fprintf(stderr, "fenci train: %s: %s\n", wordsp, strerror(errno));
+      goto done;
+    }
+    do {
+      if (words_len + 65536 > cap) {
+        cap = cap ? cap * 2 : 1 << 20;
+        if (!(p = realloc(words, cap))) {
+          fclose(wf);
+          fprintf(stderr, "fenci train: out of memory\n");
+          goto done;
+        }
+        words = p;
+      }
+      got = fread(words + words_len, 1, cap - words_len, wf);
+      words_len += got;
+    } while (got > 0);
+    fclose(wf);
+    o.words = words;
+    o.words_len = words_len;
+  }
   rc = fc_corpus_load(&tc, trainp, f, err, sizeof err);
   if (rc == FENCI_OK && devp) rc = fc_corpus_load(&dc, devp, df, err, sizeof err);
   if (rc != FENCI_OK) {
@@ -203,6 +233,7 @@ int fc_cmd_train(int argc, char **argv) {
   fenci_free(NULL, img);
   fc_train_result_free(&res, NULL);
 done:
+  free(words);
   fc_corpus_free(&tc);
   fc_corpus_free(&dc);
   fenci_model_free(lex);

@@ -481,7 +481,8 @@ static uint32_t fc_train_pflags(const fc_trainer *tr, uint32_t key) {
   return x < tr->n_pf ? fc_rd32(tr->pflags + 8 * x + 4) : 0;
 }
 
-static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, uint8_t **segl, size_t *segl_len) {
+static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, const fenci_model *lex, const char *words,
+                              size_t words_len, uint8_t **segl, size_t *segl_len) {
   const fenci_alloc *a = tr->a;
   fc_wmap m = {NULL, NULL, 0};
   uint32_t *cnt = NULL;      /* (folds + 1) per word: per fold, then total */
@@ -491,18 +492,56 @@ static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, uint8_t **
   fc_symbuf sb = {NULL, NULL, 0};
   fenci_rc rc = FENCI_OK;
   int pass;
+  fc_unit *xu = NULL; /* units of an extra word */
+  size_t xn = 0, xcap = 0, xgcap = 0;
+  uint8_t *xg = NULL;
   if (folds < 2) folds = 2;
   m.cap = (size_t)1 << 18;
   m.key = fc_calloc(a, m.cap, sizeof *m.key);
   m.idx = fc_calloc(a, m.cap, sizeof *m.idx);
   d->l2 = fc_calloc(a, d->n_u ? d->n_u * 3 : 1, 1);
   if (!m.key || !m.idx || !d->l2) rc = FENCI_NOMEM;
-  /* pass 0 counts the gold words, pass 1 looks every span up */
+  /* pass 0 counts the gold words (then the extra words, as one sentence
+   * each, in the fold-less "fold" folds), pass 1 looks every span up */
   for (pass = 0; pass < 2 && rc == FENCI_OK; pass++) {
-    for (s = 0; s < d->n_sent && rc == FENCI_OK; s++) {
-      const fc_unit *u = d->u + d->su[s];
-      const uint8_t *gold = d->gold + d->su[s];
-      size_t n = d->su[s + 1] - d->su[s], fold = s % (size_t)folds, w0;
+    const char *wp = words, *we = words ? words + words_len : NULL;
+    for (s = 0; rc == FENCI_OK; s++) {
+      const fc_unit *u;
+      const uint8_t *gold;
+      size_t n, fold = s % (size_t)folds, w0;
+      if (s >= d->n_sent) { /* an extra word: all its units one word */
+        const char *e, *t;
+        if (pass == 1 || !wp) break;
+        while (wp < we && (*wp == '\n' || *wp == '\r' || *wp == ' ' || *wp == '\t')) wp++;
+        if (wp >= we) break;
+        for (e = wp; e < we && *e != '\n'; e++) {
+        }
+        for (t = wp; t < e && *t != ' ' && *t != '\t' && *t != '\r'; t++) {
+        }
+        xn = 0;
+        rc = fc_units_build(lex, NULL, (const uint8_t *)wp, (size_t)(t - wp), &xu, &xn, &xcap, a);
+        wp = e;
+        if (rc != FENCI_OK) break;
+        if (xn == 0) continue;
+        {
+          void *p = xg;
+          if (fc_grow(a, &p, &xgcap, xn, 1)) {
+            rc = FENCI_NOMEM;
+            break;
+          }
+          xg = p;
+        }
+        memset(xg, FC_TAG_M, xn);
+        xg[xn - 1] = FC_TAG_E;
+        u = xu;
+        gold = xg;
+        n = xn;
+        fold = (size_t)folds;
+      } else {
+        u = d->u + d->su[s];
+        gold = d->gold + d->su[s];
+        n = d->su[s + 1] - d->su[s];
+      }
       if (fc_symbuf_fill(&sb, a, &tr->sm, u, n)) {
         rc = FENCI_NOMEM;
         break;
@@ -516,6 +555,11 @@ static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, uint8_t **
             size_t slot;
             for (i = w0; i < w1; i++) h = fc_feat_wstep(h, sb.sym[FC_FEAT_PAD + i]);
             slot = fc_wmap_slot(&m, h);
+            /* an extra word that is also a corpus word stays jackknifed */
+            if (fold == (size_t)folds && m.key[slot]) {
+              w0 = w1;
+              continue;
+            }
             if (!m.key[slot]) {
               void *p = cnt, *q = bytes, *r = woff;
               if (n_words * 2 + 2 > m.cap) { /* grow the map */
@@ -565,7 +609,7 @@ static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, uint8_t **
               m.key[slot] = h;
               m.idx[slot] = (uint32_t)n_words++;
             }
-            cnt[m.idx[slot] * (size_t)(folds + 1) + fold]++;
+            if (fold < (size_t)folds) cnt[m.idx[slot] * (size_t)(folds + 1) + fold]++;
             cnt[m.idx[slot] * (size_t)(folds + 1) + (size_t)folds]++;
           }
           w0 = w1;
@@ -589,6 +633,8 @@ static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, uint8_t **
       }
     }
   }
+  fc_free(a, xu);
+  fc_free(a, xg);
   if (rc == FENCI_OK) rc = fc_train_tlex_table(tr, bytes, woff, n_words, segl, segl_len);
   fc_free(a, m.key);
   fc_free(a, m.idx);
@@ -1094,7 +1140,7 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
   if (rc == FENCI_OK && dev && dev->n_sent) rc = fc_tdata_units(&dv, lex, dev, a);
   if (rc == FENCI_OK) rc = fc_train_symbols(&tr, &td, o.sym_min_count ? o.sym_min_count : 1);
   if (rc == FENCI_OK && (tr.mask & ((1u << FC_G_TLEX) | (1u << FC_G_TLEXU))))
-    rc = fc_train_tlex(&tr, &td, o.folds, &res->segl, &res->segl_len);
+    rc = fc_train_tlex(&tr, &td, o.folds, lex, o.words, o.words_len, &res->segl, &res->segl_len);
   if (rc == FENCI_OK) rc = fc_train_index(&tr, &td, o.min_count ? o.min_count : 1);
   if (rc == FENCI_OK) {
     for (k = 0; k < tr.n_types; k++) n_groups += tr.n_groups[tr.types[k]];

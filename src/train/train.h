@@ -52,6 +52,8 @@ typedef struct fc_train_opts {
   int patience;          /* stop after this many iterations without dev gain (0: never) */
   int folds;             /* jackknife folds for the training-word lexicon (default 10) */
   const char *meta;      /* extra META lines ("key=value\n"...), or NULL */
+  const char *words;     /* extra training-lexicon words, the first token of each line, or NULL */
+  size_t words_len;
   fc_train_log_fn log;   /* progress, or NULL */
   void *log_ctx;
 } fc_train_opts;
