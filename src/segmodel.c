@@ -1,22 +1,29 @@
 /* segmodel.c - the trained segmenter: validated views over the weight
  * sections of a model file, and the B/M/E/S decoder.
  *
- * Sections (all little-endian; docs/FORMAT.md has the byte-level table):
- *   SEGH  header: "FCSG", feature version, number of tables, transition
- *         weights (int32 4x4, start[4], end[4]), then one 32-byte record per
- *         feature-group table: type, n_blocks, n_slots, max_probe, n_entries,
- *         byte offset into SEGW, 2 reserved words.
- *   SEGW  the tables: open-addressing hash tables of n_slots slots, each slot
- *         a uint32 fingerprint (0 = empty) followed by n_blocks*4 int16
- *         weights.  A key's home slot is ((key >> 32) * n_slots) >> 32 and its
- *         fingerprint the low 32 bits (0 replaced by 1); probing is linear
- *         and never goes past max_probe slots, so a corrupt table can give
- *         wrong weights but never loops or reads outside the section.
- *   SEGL  optional: the training-word lexicon read by the tlex feature
- *         groups: "FCSL", n_slots, max_probe, reserved (uint32 each), then
- *         n_slots slots of 8 bytes (see fc_tlex in feat.h).
- * The tables are used in place from the (mmap'd) file: loading only reads
- * the header, so it takes microseconds whatever the model size. */
+ * Sections (feature version 2; docs/FORMAT.md has the byte-level tables):
+ *   SEGH  header: "FCSG", feature version, number of tables, number of
+ *         symbol ids, transition weights (int32 4x4, start[4], end[4]), the
+ *         symbol map's place in SEGW, then one 32-byte record per feature
+ *         table: type, n_blocks, n_slots, max_probe, n_entries, byte offset
+ *         into SEGW, layout, weight shift.
+ *   SEGW  the symbol map (symbol -> id), then the tables, int8 weights:
+ *         DENSE rows indexed directly (uni, lexu, tlexu, lex, tlex), PAIR
+ *         tables keyed exactly by two ids (bi, skip; the bigram slots also
+ *         carry the training-word lexicon's two-unit flags), and HASH
+ *         tables with 32-bit fingerprints (the other types).  Probing is
+ *         linear and never goes past max_probe slots, so a corrupt table
+ *         can give wrong weights but never loops or reads outside SEGW.
+ *   SEGL  optional: the training-word lexicon: one-unit flags per id and a
+ *         hash table of its strings of three or more units (fc_tlex).
+ * The tables are used in place from the (mmap'd) file: loading reads the
+ * header and validates the symbol map, about 0.1 ms whatever the size.
+ *
+ * Decoding a run: ids; the bigram and skip slots of every anchor, with the
+ * home slots prefetched a few anchors ahead; the training-word lexicon walk
+ * (most walks end at the id flags or the bigram slot); then one fused pass
+ * summing, per unit, the 18 blocks of the default templates (SSE2 when
+ * available); then Viterbi. */
 #include <string.h>
 
 #include "alloc.h"
