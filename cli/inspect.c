@@ -23,7 +23,8 @@ int fc_cmd_check(int argc, char **argv) {
     rc = fenci_model_check(path, err, sizeof err);
     if (rc == FENCI_OK) printf("%s: ok\n", path);
     else {
-      fprintf(stderr, "%s: %s\n", path, err[0] ? err : fenci_rc_str(rc));
+      if (err[0]) fprintf(stderr, "%s\n", err);
+      else fprintf(stderr, "%s: %s\n", path, fenci_rc_str(rc));
       bad = 1;
     }
   }

@@ -73,7 +73,11 @@ typedef struct fenci_model fenci_model;
 
 /* Opens a compiled model file (lexicon, and optionally trained weights).
  * The file is mapped read-only (or read into memory where mmap is missing);
- * every header field, section offset and table is validated before use.
+ * every header field (with the header CRC), section offset and table size is
+ * validated before use, and every trie transition and table probe at lookup,
+ * so a corrupt file gives an error or wrong words, never a bad read.  The CRC
+ * of the body is not computed here (over a large model it would cost more
+ * than the rest of start-up); fenci_model_check verifies it.
  * On failure *out is NULL and, when err is not NULL, a NUL-terminated message
  * of at most errlen bytes is written to err.
  * Returns FENCI_IO, FENCI_BADFORMAT, FENCI_BADVERSION, FENCI_NOMEM or FENCI_BADARG.
@@ -97,7 +101,7 @@ FENCI_API int fenci_model_has_weights(const fenci_model *m);     /* 1 if a train
  * Valid while the model lives. */
 FENCI_API const char *fenci_model_meta(const fenci_model *m, size_t *len);
 
-/* Checks a whole model file: CRC, every section and every trie node.
+/* Checks a whole model file: the body CRC, every section and every trie node.
  * Returns FENCI_OK or the first problem, described in err. Thread-safe. */
 FENCI_API fenci_rc fenci_model_check(const char *path, char *err, size_t errlen);
 
