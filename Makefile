@@ -9,7 +9,7 @@ VERSION   = 0.1.0
 
 WARN    = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wundef -Wdouble-promotion -Wformat=2 -Wvla
-OPT     ?= -O2 -g
+OPT     ?= -O3 -g -flto=auto -ffat-lto-objects
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -Iinclude -Isrc -fPIC -fvisibility=hidden
 LDLIBS  = -lm -lpthread
