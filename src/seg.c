@@ -230,7 +230,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     uint16_t tag = 0;
     int32_t e = t->edge[k];
     if (e >= 0 && s->e[e].user != FC_EDGE_UNK) {
-      tag = fc_edge_tag(m, t->d, &s->e[e]);
+      tag = s->e[e].tag;
       if (s->e[e].user) flags |= FENCI_TOK_USER;
     } else if (kind == FENCI_KIND_WORD || kind == FENCI_KIND_OTHER) {
       flags |= FENCI_TOK_OOV;
@@ -249,7 +249,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
           if (x->from == from && x->to == to) continue;
           if (mode == FENCI_MODE_SEARCH && x->to > to) continue;
           if (fc_emit_tok(em, s->u[x->from].start, s->u[x->to - 1].end, FENCI_TOK_EXTRA | (x->user ? FENCI_TOK_USER : 0),
-                          FENCI_KIND_WORD, fc_edge_tag(m, t->d, x)))
+                          FENCI_KIND_WORD, x->tag))
             return FENCI_STOPPED;
         }
       }
@@ -259,7 +259,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
         const fc_edge *x = &s->e[q];
         if (x->to - x->from < 2 || x->user == FC_EDGE_UNK) continue;
         if (fc_emit_tok(em, s->u[x->from].start, s->u[x->to - 1].end, FENCI_TOK_EXTRA | (x->user ? FENCI_TOK_USER : 0),
-                        FENCI_KIND_WORD, fc_edge_tag(m, t->d, x)))
+                        FENCI_KIND_WORD, x->tag))
           return FENCI_STOPPED;
       }
     }

@@ -178,9 +178,6 @@ void fc_scan_free(fc_scan *s, const fenci_alloc *a) {
 /* Unit index whose normalised end is offset end in nb, searching forward
  * from unit i; returns (uint32_t)-1 when end falls inside a unit. */
 static uint32_t fc_unit_ending_at(const fc_scan *s, size_t i, size_t end) {
-  /* in a run of 3-byte characters the unit is known at once */
-  size_t g = i + (end - s->ns[i]) / 3;
-  if (g > i && g <= s->n && s->ns[g] == end && s->ns[g - 1] < end) return (uint32_t)(g - 1);
   for (; i < s->n; i++) {
     if (s->ns[i + 1] == end) return (uint32_t)i;
     if (s->ns[i + 1] > end) break;
@@ -188,7 +185,7 @@ static uint32_t fc_unit_ending_at(const fc_scan *s, size_t i, size_t end) {
   return (uint32_t)-1;
 }
 
-static inline int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t to, float cost, uint32_t ref,
+static inline int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t to, float cost, uint16_t tag,
                               uint8_t user) {
   fc_edge *e;
   /* a user word replaces a lexicon word over the same span */
@@ -197,7 +194,7 @@ static inline int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, u
       e = &s->e[s->ne - 1];
       e->cost = cost;
       e->user = user;
-      e->ref = ref;
+      if (tag) e->tag = tag;
     }
     return 0;
   }
@@ -206,24 +203,10 @@ static inline int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, u
   e->from = from;
   e->to = to;
   e->cost = cost;
-  e->ref = ref;
+  e->tag = tag;
   e->user = user;
-  e->pad[0] = e->pad[1] = e->pad[2] = 0;
+  e->pad = 0;
   return 0;
-}
-
-uint16_t fc_edge_tag(const fenci_model *m, const fenci_dict *d, const fc_edge *e) {
-  switch (e->user) {
-  case 0:
-    return fc_model_tag(m, e->ref);
-  case 1:
-  case 2: {
-    uint16_t t = d && e->ref < d->n_final ? d->final[e->ref].tag : 0;
-    return t <= m->n_tags ? t : 0;
-  }
-  default:
-    return 0;
-  }
 }
 
 /* Merges the matches of the lexicon and the user trie at unit i, in order
@@ -303,10 +286,10 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
       const fc_uword *w;
       if (mt.value >= d->n_final) continue;
       w = &d->final[mt.value];
-      if (fc_edge_add(s, a, (uint32_t)i, j + 1, w->cost, mt.value, (uint8_t)(w->forced ? 2 : 1))) return -1;
+      if (fc_edge_add(s, a, (uint32_t)i, j + 1, w->cost, w->tag, (uint8_t)(w->forced ? 2 : 1))) return -1;
     } else {
       if (mt.value >= m->n_words) continue;
-      if (fc_edge_add(s, a, (uint32_t)i, j + 1, fc_model_cost(m, mt.value), mt.value, 0)) return -1;
+      if (fc_edge_add(s, a, (uint32_t)i, j + 1, fc_model_cost(m, mt.value), fc_model_tag(m, mt.value), 0)) return -1;
     }
   }
   return 0;

@@ -45,14 +45,10 @@ typedef struct fc_edge {
   uint32_t from;   /* first unit */
   uint32_t to;     /* one past the last unit */
   float cost;      /* -ln P(word) */
-  uint32_t ref;    /* lexicon word index (user 0) or user-dictionary entry (user 1, 2) */
+  uint16_t tag;    /* tag id or 0 */
   uint8_t user;    /* 0 lexicon; 1 user dictionary; 2 forced user word; FC_EDGE_UNK */
-  uint8_t pad[3];
+  uint8_t pad;
 } fc_edge;
-
-/* The tag of an edge's word (0 for none); looked up only for the words that
- * are emitted, not for every edge of the lattice. */
-uint16_t fc_edge_tag(const fenci_model *m, const fenci_dict *d, const fc_edge *e);
 
 #define FC_EDGE_UNK 3 /* an unknown-word candidate proposed by the character model */
 
