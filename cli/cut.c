@@ -38,7 +38,7 @@ typedef struct obuf {
 } obuf;
 
 static void ob_put(obuf *b, const void *s, size_t n) {
-  if (b->oom) return;
+  if (b->oom || n == 0) return;
   if (b->n + n > b->cap) {
     size_t nc = b->cap ? b->cap : 65536;
     char *np;
