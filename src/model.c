@@ -127,7 +127,12 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
       /* a dense table keeps the per-character lookup out of the hot loop */
       m->unk_lp = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 4 * sizeof(float));
       if (!m->unk_lp) return FENCI_NOMEM;
-      for (cp = FC_UNK_LO; cp <= FC_UNK_HI; cp++) fc_oov_lookup(&m->oov, cp, m->unk_lp + (cp - FC_UNK_LO) * 4);
+      m->unk_min_e = 1e30f;
+      for (cp = FC_UNK_LO; cp <= FC_UNK_HI; cp++) {
+        float *lp = m->unk_lp + (cp - FC_UNK_LO) * 4;
+        fc_oov_lookup(&m->oov, cp, lp);
+        if (-lp[FC_TAG_E] < m->unk_min_e) m->unk_min_e = -lp[FC_TAG_E];
+      }
       m->unk_base = FC_UNK_BASE;
       m->unk_cap = FC_UNK_CAP;
 

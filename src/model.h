@@ -37,6 +37,7 @@ struct fenci_model {
   float *unk_lp;          /* dense log P(tag | c) for c in FC_UNK_LO..FC_UNK_HI, 4 per char, or NULL */
   double unk_base;        /* base cost of an unknown word */
   double unk_cap;         /* candidates costing more are not proposed */
+  float unk_min_e;        /* the smallest -log P(c | E) in the table: a bound for pruning */
   fc_segmodel *seg;       /* trained segmenter or NULL */
   fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */
   int verify_crc;         /* verify the body CRC while opening (fenci_model_check) */

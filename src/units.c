@@ -302,25 +302,30 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
 #define FC_UNK_MAX 6
 static int fc_scan_unknown(fc_scan *s, const fenci_model *m, size_t i, const fenci_alloc *a) {
   const float *lp = m->unk_lp;
-  double base = m->unk_base, c;
-  size_t k, first = s->first[i], last = s->ne;
+  const float cap = (float)m->unk_cap;
+  float c;
+  size_t k, first = s->first[i], last = s->ne, end;
   const fc_unit *u = s->u;
   if (u[i].cp < FC_UNK_LO || u[i].cp > FC_UNK_HI || u[i].force) return 0;
-  c = base - (double)lp[(u[i].cp - FC_UNK_LO) * 4 + FC_TAG_B];
-  if (c > m->unk_cap) return 0;
-  for (k = i + 1; k < s->n && k < i + FC_UNK_MAX; k++) {
-    int dup;
+  c = (float)m->unk_base - lp[(u[i].cp - FC_UNK_LO) * 4 + FC_TAG_B];
+  /* no candidate can stay under the cap: the usual case, decided at once */
+  if (c + m->unk_min_e > cap) return 0;
+  end = i + FC_UNK_MAX < s->n ? i + FC_UNK_MAX : s->n;
+  for (k = i + 1; k < end; k++) {
     const float *p;
-    double e;
+    float e;
     if (u[k].cp < FC_UNK_LO || u[k].cp > FC_UNK_HI || u[k].force) break;
     p = lp + (u[k].cp - FC_UNK_LO) * 4;
-    e = c - (double)p[FC_TAG_E];
-    /* the lexicon edges from i come in increasing order of their end */
-    while (first < last && s->e[first].to < k + 1) first++;
-    dup = first < last && s->e[first].to == k + 1;
-    if (!dup && e < m->unk_cap && fc_edge_add(s, a, (uint32_t)i, (uint32_t)k + 1, (float)e, 0, FC_EDGE_UNK)) return -1;
-    c -= (double)p[FC_TAG_M];
-    if (c > m->unk_cap) break;
+    e = c - p[FC_TAG_E];
+    if (e < cap) {
+      /* the lexicon edges from i come in increasing order of their end */
+      while (first < last && s->e[first].to < k + 1) first++;
+      if (!(first < last && s->e[first].to == k + 1) &&
+          fc_edge_add(s, a, (uint32_t)i, (uint32_t)k + 1, e, 0, FC_EDGE_UNK))
+        return -1;
+    }
+    c -= p[FC_TAG_M];
+    if (c + m->unk_min_e > cap) break;
   }
   return 0;
 }
