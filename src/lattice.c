@@ -29,8 +29,8 @@ static float fc_unit_cost(const fc_unit *u, const fenci_model *m) {
   }
 }
 
-fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, uint32_t *ends, int32_t *edge,
-                         size_t *nt, const fenci_alloc *a) {
+fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, int forced, uint32_t *ends,
+                         int32_t *edge, size_t *nt, const fenci_alloc *a) {
   size_t n = s->n, i, k;
   *nt = 0;
   if (n + 1 > l->cap) {
@@ -48,10 +48,8 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     l->nf = nf;
     l->cap = nc;
   }
-  l->nf[0] = 0;
-  for (i = 0; i < n; i++) l->nf[i + 1] = l->nf[i] + (s->u[i].force != 0);
   l->best[n] = 0;
-  if (l->nf[n] == 0) {
+  if (!forced) {
     /* no forced words (the usual case): a tighter loop without the checks */
     const fc_edge *e = s->e;
     for (i = n; i-- > 0;) {
@@ -71,6 +69,8 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     i = 0;
     goto path;
   }
+  l->nf[0] = 0;
+  for (i = 0; i < n; i++) l->nf[i + 1] = l->nf[i] + (s->u[i].force != 0);
   for (i = n; i-- > 0;) {
     const fc_unit *u = &s->u[i];
     double best;

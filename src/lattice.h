@@ -13,12 +13,13 @@ typedef struct fc_lattice {
   size_t cap;
 } fc_lattice;
 
-/* Finds the cheapest segmentation of the scanned units and writes token ends:
+/* Finds the cheapest segmentation of the scanned units and writes token ends
+ * (forced: some unit may carry a forced user word, see units.h):
  * on return ends[0..*nt) are unit indexes one past each token and edge[k] the
  * edge index of token k (-1: a single unit that is no word).  ends and edge
  * must hold s->n entries.  FENCI_OK or FENCI_NOMEM. */
-fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, uint32_t *ends, int32_t *edge,
-                         size_t *nt, const fenci_alloc *a);
+fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, int forced, uint32_t *ends,
+                         int32_t *edge, size_t *nt, const fenci_alloc *a);
 void fc_lattice_free(fc_lattice *l, const fenci_alloc *a);
 
 #endif

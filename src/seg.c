@@ -204,7 +204,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
       }
     }
   } else {
-    rc = fc_lattice_best(&t->lat, s, m, t->ends, t->edge, &nt, a);
+    rc = fc_lattice_best(&t->lat, s, m, t->d != NULL && t->d->n_final > 0, t->ends, t->edge, &nt, a);
     if (rc != FENCI_OK) return rc;
 
   }
