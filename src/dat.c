@@ -119,15 +119,20 @@ fenci_rc fc_dat_view(fc_dat *d, const void *bytes, size_t size, char *err, size_
   return FENCI_OK;
 }
 
-size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match *out, size_t cap) {
+/* The prefix walk behind fc_dat_prefix and fc_dat_prefix_from: from node,
+ * along s, reporting keys; with utf8 set only where a character ends (keys
+ * are whole UTF-8 words, so this skips useless value probes). */
+static size_t dat_prefix_walk(const fc_dat *d, uint32_t node, const uint8_t *s, size_t len, int utf8,
+                              fc_dat_match *out, size_t cap) {
   const uint32_t *units = d->units;
   size_t n = d->n_units, i, found = 0;
-  uint32_t node = 0, v;
+  uint32_t v;
   if (!units || !s) return 0;
   if (len > DAT_MAX_KEY) len = DAT_MAX_KEY;
   for (i = 0; i < len; i++) {
     node = dat_child(units, n, node, s[i]);
     if (node == DAT_NONE) break;
+    if (utf8 && i + 1 < len && (s[i + 1] & 0xC0) == 0x80) continue;
     if (dat_value_at(units, n, node, &v)) {
       if (found < cap && out) {
         out[found].len = (uint32_t)(i + 1);
@@ -137,6 +142,10 @@ size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match
     }
   }
   return found;
+}
+
+size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match *out, size_t cap) {
+  return dat_prefix_walk(d, 0, s, len, 0, out, cap);
 }
 
 int fc_dat_find(const fc_dat *d, const uint8_t *s, size_t len, uint32_t *value) {
@@ -524,23 +533,5 @@ fail:
  * memory access per byte. */
 size_t fc_dat_prefix_from(const fc_dat *d, uint32_t node, const uint8_t *s, size_t len, fc_dat_match *out,
                           size_t cap) {
-  const uint32_t *units = d->units;
-  size_t n = d->n_units, i, found = 0;
-  uint32_t v;
-  if (!units || !s) return 0;
-  if (len > DAT_MAX_KEY) len = DAT_MAX_KEY;
-  for (i = 0; i < len; i++) {
-    node = dat_child(units, n, node, s[i]);
-    if (node == DAT_NONE) break;
-    /* keys are whole UTF-8 words: no value can end before a continuation byte */
-    if (i + 1 < len && (s[i + 1] & 0xC0) == 0x80) continue;
-    if (dat_value_at(units, n, node, &v)) {
-      if (found < cap && out) {
-        out[found].len = (uint32_t)(i + 1);
-        out[found].value = v;
-      }
-      found++;
-    }
-  }
-  return found;
+  return dat_prefix_walk(d, node, s, len, 1, out, cap);
 }

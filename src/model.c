@@ -166,6 +166,17 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
   return rc;
 }
 
+/* A new, empty model with its allocator, or NULL (message in err). */
+static fenci_model *fc_model_alloc(const fenci_alloc *a, char *err, size_t errlen) {
+  fenci_model *m = fc_calloc(a, 1, sizeof *m);
+  if (!m) {
+    fc_errf(err, errlen, "out of memory");
+    return NULL;
+  }
+  m->a = fc_alloc_resolve(a);
+  return m;
+}
+
 fenci_rc fenci_model_from_buffer(fenci_model **out, const void *buf, size_t len, const fenci_alloc *a, char *err,
                                  size_t errlen) {
   fenci_model *m;
@@ -177,12 +188,7 @@ fenci_rc fenci_model_from_buffer(fenci_model **out, const void *buf, size_t len,
     fc_errf(err, errlen, "model buffer is NULL or not 8-byte aligned");
     return FENCI_BADARG;
   }
-  m = fc_calloc(a, 1, sizeof *m);
-  if (!m) {
-    fc_errf(err, errlen, "out of memory");
-    return FENCI_NOMEM;
-  }
-  m->a = fc_alloc_resolve(a);
+  if (!(m = fc_model_alloc(a, err, errlen))) return FENCI_NOMEM;
   rc = fc_model_init(m, buf, len, err, errlen);
   if (rc != FENCI_OK) {
     if (rc == FENCI_NOMEM && err && errlen && !err[0]) fc_errf(err, errlen, "out of memory");
@@ -217,12 +223,7 @@ static fenci_rc fc_model_open2(fenci_model **out, const char *path, const fenci_
     fc_errf(err, errlen, "model path is NULL");
     return FENCI_BADARG;
   }
-  m = fc_calloc(a, 1, sizeof *m);
-  if (!m) {
-    fc_errf(err, errlen, "out of memory");
-    return FENCI_NOMEM;
-  }
-  m->a = fc_alloc_resolve(a);
+  if (!(m = fc_model_alloc(a, err, errlen))) return FENCI_NOMEM;
   m->verify_crc = verify;
   rc = fc_map_file(&m->map, path, &m->a, err, errlen);
   if (rc != FENCI_OK) {
