@@ -106,3 +106,36 @@ char *fc_cli_read_file(const char *path, size_t *len) {
   *len = n;
   return buf;
 }
+
+int fc_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len) {
+  char tmp[4200];
+  FILE *f;
+  struct stat st;
+  int ok;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    f = fopen(path, "wb");
+    ok = f && fwrite(buf, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) fprintf(stderr, "fenci %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    return ok ? 0 : -1;
+  }
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  f = fopen(tmp, "wb");
+  if (!f) {
+    fprintf(stderr, "fenci %s: cannot create %s: %s\n", cmd, tmp, strerror(errno));
+    return -1;
+  }
+  ok = fwrite(buf, 1, len, f) == len;
+  if (fclose(f) != 0) ok = 0;
+  if (!ok) {
+    fprintf(stderr, "fenci %s: cannot write %s: %s\n", cmd, tmp, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  if (rename(tmp, path) != 0) {
+    fprintf(stderr, "fenci %s: cannot rename %s to %s: %s\n", cmd, tmp, path, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}

@@ -8,6 +8,12 @@
 /* The model used when none is named. */
 #ifndef FENCI_DEFAULT_MODEL
 #define FENCI_DEFAULT_MODEL "ctb"
+/* Writes buf to path for subcommand cmd: a regular (or new) file through a
+ * temporary file and a rename, so a failed write never leaves half a model;
+ * a pipe or device is written in place, never replaced.  0 or -1 (message
+ * printed). */
+int fc_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
+
 #endif
 
 /* Resolves NAME or PATH to a model file path: a PATH containing '/' or
@@ -22,5 +28,11 @@ fenci_model *fc_cli_open_model(const char *name);
 
 /* Reads a whole file ("-" = stdin) into a malloc'd buffer. NULL on error (message printed). */
 char *fc_cli_read_file(const char *path, size_t *len);
+
+/* Writes buf to path for subcommand cmd: a regular (or new) file through a
+ * temporary file and a rename, so a failed write never leaves half a model;
+ * a pipe or device is written in place, never replaced.  0 or -1 (message
+ * printed). */
+int fc_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
 
 #endif

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "common.h"
@@ -18,43 +17,6 @@ static void compile_usage(FILE *f) {
           "The same source always gives the same bytes.\n"
           "--oov-corpus FILE counts the lexicon mode's unknown-word character model from\n"
           "segmented text (one sentence a line, words separated by spaces).\n");
-}
-
-/* Writes buf to path: a regular file (or a new one) through a temporary file
- * and a rename, so a failed write never leaves half a model; anything else
- * (a pipe, a device) is written in place, never replaced. */
-static int write_file(const char *path, const void *buf, size_t len) {
-  char tmp[4200];
-  FILE *f;
-  struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    int ok;
-    f = fopen(path, "wb");
-    ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (!ok) {
-      fprintf(stderr, "fenci compile: cannot write %s: %s\n", path, strerror(errno));
-      return -1;
-    }
-    return 0;
-  }
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  f = fopen(tmp, "wb");
-  if (!f) {
-    fprintf(stderr, "fenci compile: cannot create %s: %s\n", tmp, strerror(errno));
-    return -1;
-  }
-  if (fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-    fprintf(stderr, "fenci compile: cannot write %s: %s\n", tmp, strerror(errno));
-    remove(tmp);
-    return -1;
-  }
-  if (rename(tmp, path) != 0) {
-    fprintf(stderr, "fenci compile: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
-    remove(tmp);
-    return -1;
-  }
-  return 0;
 }
 
 int fc_cmd_compile(int argc, char **argv) {
@@ -111,7 +73,7 @@ int fc_cmd_compile(int argc, char **argv) {
     fprintf(stderr, "fenci compile: %s: %s\n", src, err[0] ? err : fenci_rc_str(rc));
     return 1;
   }
-  i = write_file(out, img, olen);
+  i = fc_cli_write_file("compile", out, img, olen);
   fenci_free(NULL, img);
   return i ? 1 : 0;
 }

@@ -43,28 +43,6 @@ static void train_usage(FILE *f) {
           "  --meta        extra META line, e.g. --meta corpus=pd1998-01 (repeatable)\n");
 }
 
-static int train_write_file(const char *path, const void *buf, size_t len) {
-  char tmp[4200];
-  FILE *f;
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  f = fopen(tmp, "wb");
-  if (!f) {
-    fprintf(stderr, "fenci train: cannot create %s: %s\n", tmp, strerror(errno));
-    return -1;
-  }
-  if (fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-    fprintf(stderr, "fenci train: cannot write %s: %s\n", tmp, strerror(errno));
-    remove(tmp);
-    return -1;
-  }
-  if (rename(tmp, path) != 0) {
-    fprintf(stderr, "fenci train: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
-    remove(tmp);
-    return -1;
-  }
-  return 0;
-}
-
 static int train_log(void *ctx, const char *msg) {
   (void)ctx;
   fprintf(stderr, "fenci train: %s\n", msg);
@@ -223,7 +201,7 @@ int fc_cmd_train(int argc, char **argv) {
     goto done;
   }
   rc = fc_train_write_model(lex, &res, NULL, &img, &img_len, err, sizeof err);
-  if (rc == FENCI_OK && train_write_file(outp, img, img_len) == 0) {
+  if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
     fprintf(stderr, "fenci train: wrote %s (%zu bytes): iteration %d kept, dev F1 %.2f, %zu feature groups\n", outp,
             img_len, res.best_iter, res.dev_f1 * 100, res.n_groups);
     ret = 0;
