@@ -10,7 +10,7 @@ static const uint32_t fc_t2s_table[][2] = {
 #undef FC_T2S_PAIRS
 };
 
-static const uint32_t fc_t2s_bmp[2048] = {
+const uint32_t fc_t2s_bmp[2048] = {
 #define FC_T2S_BMP_BITS
 #include "t2s.inc"
 #undef FC_T2S_BMP_BITS

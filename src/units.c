@@ -12,6 +12,7 @@
 #include "dict.h"
 #include "model.h"
 #include "units.h"
+#include "t2s.h"
 
 static int fc_cls_at(const uint8_t *s, size_t n, size_t *l, uint32_t *cp) {
   *l = fc_utf8_decode(s, n, cp);
@@ -370,7 +371,9 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
      * copied.  Offsets in the text are never affected. */
     ncp = cp;
     if (l == 3 && kind == FENCI_KIND_WORD) {
-      ncp = fc_char_norm(cp);
+      /* a 3-byte Han character: full-width forms are not Han, so only the
+       * traditional -> simplified part of fc_char_norm applies */
+      ncp = cls == FC_C_HAN ? fc_t2s_bmp_char(cp) : fc_char_norm(cp);
       if (ncp == cp) {
         s->nb[s->nbn] = t[0];
         s->nb[s->nbn + 1] = t[1];
