@@ -78,8 +78,8 @@ define fc_eval
 	@printf '%-4s ' $(1); ./$(BIN) eval $(3) $(EVAL_DIR)/$(1).out --words $(4) | head -1
 	@for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do cat $(2); done > $(EVAL_DIR)/$(1).big
 	@s=$$(date +%s.%N); ./$(BIN) cut -q -m models/$(1).fenci $(EVAL_DIR)/$(1).big > /dev/null; e=$$(date +%s.%N); \
-	  b=$$(wc -c < $(EVAL_DIR)/$(1).big); \
-	  awk -v b=$$b -v s=$$s -v e=$$e -v n=$(1) 'BEGIN { printf "%-4s throughput %.1f MB/s (%d bytes in %.3f s, fenci cut end to end)\n", n, b / (e - s) / 1e6, b, e - s }'
+	  b=$$(wc -c < $(EVAL_DIR)/$(1).big); c=$$(LC_ALL=C.UTF-8 wc -m < $(EVAL_DIR)/$(1).big); \
+	  awk -v b=$$b -v c=$$c -v s=$$s -v e=$$e -v n=$(1) 'BEGIN { printf "%-4s throughput %.1f MB/s, %.2f M characters/s (%d bytes, %d characters in %.3f s, fenci cut end to end)\n", n, b / (e - s) / 1e6, c / (e - s) / 1e6, b, c, e - s }'
 endef
 
 $(EVAL_DIR)/ctb.raw $(EVAL_DIR)/ctb.words: $(DATA)/ctb6/ctb6.test.seg $(DATA)/ctb6/ctb6.train.seg

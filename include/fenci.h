@@ -78,6 +78,9 @@ typedef struct fenci_model fenci_model;
  * so a corrupt file gives an error or wrong words, never a bad read.  The CRC
  * of the body is not computed here (over a large model it would cost more
  * than the rest of start-up); fenci_model_check verifies it.
+ * The mapped file must not be rewritten in place while a model uses it
+ * (replace it by writing a new file and renaming it, as fenci compile and
+ * fenci train do): the operating system would show the model the new bytes.
  * On failure *out is NULL and, when err is not NULL, a NUL-terminated message
  * of at most errlen bytes is written to err.
  * Returns FENCI_IO, FENCI_BADFORMAT, FENCI_BADVERSION, FENCI_NOMEM or FENCI_BADARG.

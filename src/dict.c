@@ -90,7 +90,7 @@ fenci_rc fenci_dict_add(fenci_dict *d, const char *word, size_t len, double freq
 
 fenci_rc fenci_dict_load_text(fenci_dict *d, const char *text, size_t len, char *err, size_t errlen) {
   const uint8_t *line;
-  size_t pos = 0, line_len, lineno = 0, n0;
+  size_t pos = 0, line_len, lineno = 0, n0, b0;
   char lerr[160];
   fenci_rc rc;
   if (err && errlen) err[0] = 0;
@@ -99,6 +99,7 @@ fenci_rc fenci_dict_load_text(fenci_dict *d, const char *text, size_t len, char 
     return FENCI_BADARG;
   }
   n0 = d->n;
+  b0 = d->bytes_len;
   while (fc_next_line((const uint8_t *)text, len, &pos, &line, &line_len)) {
     fc_lexline l;
     int r;
@@ -112,12 +113,14 @@ fenci_rc fenci_dict_load_text(fenci_dict *d, const char *text, size_t len, char 
     if (r < 0) {
       fc_errf(err, errlen, "line %zu: %s", lineno, lerr);
       d->n = n0; /* all or nothing */
+      d->bytes_len = b0;
       return FENCI_BADFORMAT;
     }
     rc = fc_dict_add_raw(d, l.word, l.word_len, l.freq, l.has_freq, l.tag, l.tag_len);
     if (rc != FENCI_OK) {
       fc_errf(err, errlen, "out of memory");
       d->n = n0;
+      d->bytes_len = b0;
       return rc;
     }
   }
