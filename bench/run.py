@@ -348,7 +348,7 @@ def render(rows, inp, size, a, ver):
              'thread, on the %.1f MB file of the PKU + MSR raw test text repeated %d times; best of %d '
              'run(s). MB per CPU-s: the same bytes over the user + system CPU time of the fastest-CPU run, '
              'less sensitive to other load on the machine (node\'s GC threads count). The MSR gold differs from the raw MSR test text on 16 lines (quotes moved); `fenci eval` '
-             'counts a line whose text differs as all wrong, for every tool alike. Start-up: median wall time of %d runs on a one-line input. Peak RSS: the '
+             'scores such neighbouring lines jointly (as the whole-file SIGHAN scorer does), for every tool alike. Start-up: median wall time of %d runs on a one-line input. Peak RSS: the '
              'largest ru_maxrss over all of a tool\'s runs (the same figure as GNU time -v).'
              % ('PKU %d lines, MSR %d lines' % (count_lines(inp['pku']), count_lines(inp['msr'])),
                 ' '.join(shlex.split(os.environ['FENCI_EVAL'])) if os.environ.get('FENCI_EVAL')
