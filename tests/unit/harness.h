@@ -3,6 +3,7 @@
 #define FC_HARNESS_H
 #include <stdio.h>
 #include <string.h>
+#include "fenci.h"
 
 static int th_run, th_fail;
 
@@ -35,5 +36,20 @@ static int th_run, th_fail;
     fprintf(stderr, "%s: %d checks, %d failed\n", __FILE__, th_run, th_fail); \
     return th_fail ? 1 : 0;                                                \
   } while (0)
+
+/* Compiles lexicon source src and opens it from memory; *img holds the
+ * image (free it with fenci_free after fenci_model_free).  NULL on failure,
+ * reported as a failed check. */
+static inline fenci_model *th_load_model(const char *src, void **img) {
+  size_t len = 0;
+  char err[256];
+  fenci_model *m = NULL;
+  fenci_rc rc = fenci_lexicon_compile(src, strlen(src), img, &len, NULL, err, sizeof err);
+  OK(rc == FENCI_OK, "compile: %s", err);
+  if (rc != FENCI_OK) return NULL;
+  rc = fenci_model_from_buffer(&m, *img, len, NULL, err, sizeof err);
+  OK(rc == FENCI_OK, "load: %s", err);
+  return m;
+}
 
 #endif

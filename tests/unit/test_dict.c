@@ -20,18 +20,6 @@ static const char LEX[] =
     "研究 30 v\n"
     "机构 30 n\n";
 
-static fenci_model *load_model(const char *src, void **img) {
-  size_t len = 0;
-  char err[256];
-  fenci_model *m = NULL;
-  fenci_rc rc = fenci_lexicon_compile(src, strlen(src), img, &len, NULL, err, sizeof err);
-  OK(rc == FENCI_OK, "compile: %s", err);
-  if (rc != FENCI_OK) return NULL;
-  rc = fenci_model_from_buffer(&m, *img, len, NULL, err, sizeof err);
-  OK(rc == FENCI_OK, "load: %s", err);
-  return m;
-}
-
 typedef struct col {
   char buf[2048];
   size_t o, n;
@@ -300,7 +288,7 @@ static void test_frozen_and_owner(const fenci_model *m, const fenci_model *m2) {
 
 int main(void) {
   void *img = NULL, *img2 = NULL;
-  fenci_model *m = load_model(LEX, &img), *m2 = load_model(LEX, &img2);
+  fenci_model *m = th_load_model(LEX, &img), *m2 = th_load_model(LEX, &img2);
   if (m && m2) {
     test_forced(m);
     test_freq(m);

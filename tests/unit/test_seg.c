@@ -46,18 +46,6 @@ static const char LEX[] =
 static void *g_img;
 static fenci_model *g_m;
 
-static fenci_model *load_model(const char *src, void **img) {
-  size_t len = 0;
-  char err[256];
-  fenci_model *m = NULL;
-  fenci_rc rc = fenci_lexicon_compile(src, strlen(src), img, &len, NULL, err, sizeof err);
-  OK(rc == FENCI_OK, "compile: %s", err);
-  if (rc != FENCI_OK) return NULL;
-  rc = fenci_model_from_buffer(&m, *img, len, NULL, err, sizeof err);
-  OK(rc == FENCI_OK, "load: %s", err);
-  return m;
-}
-
 /* ------------------------------------------------------- token collection */
 
 typedef struct col {
@@ -635,7 +623,7 @@ int main(int argc, char **argv) {
   else seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
   fprintf(stderr, "test_seg: seed %llu (rerun with FENCI_SEED=%llu)\n", (unsigned long long)seed,
           (unsigned long long)seed);
-  g_m = load_model(LEX, &g_img);
+  g_m = th_load_model(LEX, &g_img);
   if (!g_m) TEST_DONE();
   test_basic();
   test_stop_into();

@@ -169,18 +169,6 @@ static void test_prefixes(void) {
 
 /* ---------------------------------------------------------- lexicon edges */
 
-static fenci_model *model_from_text(const char *src, void **img) {
-  size_t len = 0;
-  char err[256];
-  fenci_model *m = NULL;
-  fenci_rc rc = fenci_lexicon_compile(src, strlen(src), img, &len, NULL, err, sizeof err);
-  OK(rc == FENCI_OK, "compile: %s", err);
-  if (rc != FENCI_OK) return NULL;
-  rc = fenci_model_from_buffer(&m, *img, len, NULL, err, sizeof err);
-  OK(rc == FENCI_OK, "load: %s", err);
-  return m;
-}
-
 /* Renders the edges of text as "from-to" unit spans, e.g. "0-2 1-3". */
 static void render_edges(fc_scan *s, const fenci_model *m, const char *text, char *out, size_t cap) {
   size_t k, o = 0;
@@ -219,7 +207,7 @@ static void test_edges(void) {
       "5% 5\n"
       "—— 3\n";
   void *img = NULL;
-  fenci_model *m = model_from_text(lex, &img);
+  fenci_model *m = th_load_model(lex, &img);
   fc_scan s;
   size_t i;
   memset(&s, 0, sizeof s);
