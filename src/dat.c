@@ -144,6 +144,47 @@ static size_t dat_prefix_walk(const fc_dat *d, uint32_t node, const uint8_t *s, 
   return found;
 }
 
+size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t nchars, fc_dat_match *out,
+                      size_t cap) {
+  const uint32_t *units = d->units;
+  size_t n = d->n_units, i = *node, k, found = 0;
+  uint32_t u;
+  *node = DAT_NONE;
+  if (!units || !s || i >= n) return 0;
+  if (nchars > DAT_MAX_KEY / 3) nchars = DAT_MAX_KEY / 3;
+  /* the unit of the current node is carried along, so each byte costs one
+   * read instead of two */
+  u = fc_dat_le32(units + i);
+  for (k = 0; k < nchars; k++) {
+    const uint8_t *c = s + 3 * k;
+    int b;
+    for (b = 0; b < 3; b++) {
+      size_t ch;
+      uint32_t cu;
+      if (u & DAT_V) return found;
+      ch = dat_base(i, u) + 1 + c[b];
+      if (ch >= n) return found;
+      cu = fc_dat_le32(units + ch);
+      if ((cu & (DAT_V | 0xFFu)) != c[b]) return found;
+      i = ch;
+      u = cu;
+    }
+    if ((u & (DAT_V | DAT_L)) == DAT_L) {
+      size_t vb = dat_base(i, u);
+      uint32_t vu = vb < n ? fc_dat_le32(units + vb) : 0;
+      if (vu & DAT_V) {
+        if (found < cap && out) {
+          out[found].len = (uint32_t)(3 * (k + 1));
+          out[found].value = vu & ~DAT_V;
+        }
+        found++;
+      }
+    }
+  }
+  *node = (uint32_t)i;
+  return found;
+}
+
 size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match *out, size_t cap) {
   return dat_prefix_walk(d, 0, s, len, 0, out, cap);
 }

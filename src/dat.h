@@ -48,6 +48,14 @@ size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match
 size_t fc_dat_prefix_from(const fc_dat *d, uint32_t node, const uint8_t *s, size_t len, fc_dat_match *out,
                           size_t cap);
 
+/* The same from an inner node along nchars characters of 3 bytes each
+ * (s holds 3 * nchars bytes), checking for keys only after whole
+ * characters.  On return *node is the node after the last character, or
+ * FC_DAT_NO_NODE when the walk stopped early (no key goes on). */
+#define FC_DAT_NO_NODE 0xFFFFFFFFu
+size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t nchars, fc_dat_match *out,
+                      size_t cap);
+
 /* Exact lookup: 1 and *value if s[0..len) is a key, else 0. */
 int fc_dat_find(const fc_dat *d, const uint8_t *s, size_t len, uint32_t *value);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "chars.h"
 #include "lattice.h"
 #include "model.h"
 
@@ -29,10 +30,7 @@ static float fc_unit_cost(const fc_unit *u, const fenci_model *m) {
   }
 }
 
-fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, int forced, uint32_t *ends,
-                         int32_t *edge, size_t *nt, const fenci_alloc *a) {
-  size_t n = s->n, i, k;
-  *nt = 0;
+static fenci_rc fc_lattice_reserve(fc_lattice *l, size_t n, const fenci_alloc *a) {
   if (n + 1 > l->cap) {
     size_t nc = n + 1 + (n + 1) / 2;
     double *b = fc_realloc(a, l->best, nc * sizeof *b);
@@ -48,6 +46,14 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     l->nf = nf;
     l->cap = nc;
   }
+  return FENCI_OK;
+}
+
+fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, int forced, fc_tok *tok, size_t *nt,
+                         const fenci_alloc *a) {
+  size_t n = s->n, i, k;
+  *nt = 0;
+  if (fc_lattice_reserve(l, n, a) != FENCI_OK) return FENCI_NOMEM;
   l->best[n] = 0;
   if (!forced) {
     /* no forced words (the usual case): a tighter loop without the checks */
@@ -116,10 +122,106 @@ path:
     int32_t nx = l->next[i];
     size_t to = nx >= 0 ? s->e[nx].to : i + 1;
     if (to <= i) to = i + 1;
-    ends[*nt] = (uint32_t)to;
-    edge[*nt] = nx;
+    tok[*nt].end = (uint32_t)to;
+    if (nx >= 0) {
+      const fc_edge *e = &s->e[nx];
+      tok[*nt].tag = e->user == FC_EDGE_UNK ? 0 : e->tag;
+      tok[*nt].src = e->user == FC_EDGE_UNK ? FC_SRC_UNK : e->user ? FC_SRC_USER : FC_SRC_LEX;
+    } else {
+      tok[*nt].tag = 0;
+      tok[*nt].src = FC_SRC_NONE;
+    }
+    tok[*nt].pad = 0;
     (*nt)++;
     i = to;
+  }
+  return FENCI_OK;
+}
+
+#define FC_VAL_UNK 0xFFFFFFFFu /* nf[i] in fc_lattice_scan: an unknown-word candidate */
+
+fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, fc_tok *tok, size_t *nt,
+                         const fenci_alloc *a) {
+  size_t n = s->n, i;
+  double *best;
+  int32_t *to;
+  uint32_t *val;
+  size_t run = 0; /* h3 units from i on */
+  *nt = 0;
+  if (fc_lattice_reserve(l, n, a) != FENCI_OK) return FENCI_NOMEM;
+  best = l->best;
+  to = l->next;
+  val = l->nf;
+  best[n] = 0;
+  for (i = n; i-- > 0;) {
+    const fc_unit *u = &s->u[i];
+    fc_dat_match lm[FC_MAXM];
+    uint32_t ends[FC_MAXM];
+    size_t nl, k, ne = 0;
+    double b = (double)fc_unit_cost(u, m) + best[i + 1];
+    int32_t bt = -1;
+    uint32_t bv = 0;
+    run = u->h3 ? run + 1 : 0;
+    if (u->kind == FENCI_KIND_SPACE || u->kind == FENCI_KIND_INVALID) {
+      best[i] = b;
+      to[i] = -1;
+      continue;
+    }
+    /* lexicon words from i, shortest first; ties go to the longer word but
+     * never from the single unit (as in fc_lattice_best) */
+    nl = fc_scan_lex_at(s, m, i, run, lm);
+    for (k = 0; k < nl; k++) {
+      uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len);
+      double c;
+      if (j == (uint32_t)-1 || lm[k].value >= m->n_words) continue;
+      j++;
+      ends[ne++] = j;
+      c = (double)fc_model_cost(m, lm[k].value) + best[j];
+      if (c < b || (c == b && bt >= 0 && (int32_t)j > bt)) {
+        b = c;
+        bt = (int32_t)j;
+        bv = lm[k].value;
+      }
+    }
+    /* the quick test of fc_scan_unk_at, here to save a call per character */
+    if (u->h3 && m->unk_lp &&
+        !((float)m->unk_base - m->unk_lp[(u->cp - FC_UNK_LO) * 4 + FC_TAG_B] + m->unk_min_e > (float)m->unk_cap)) {
+      fc_unk uc[FC_UNK_MAX];
+      size_t nu = fc_scan_unk_at(s, m, i, uc), q = 0;
+      for (k = 0; k < nu; k++) {
+        double c;
+        while (q < ne && ends[q] < uc[k].to) q++;
+        if (q < ne && ends[q] == uc[k].to) continue; /* the lexicon has this span */
+        c = (double)uc[k].cost + best[uc[k].to];
+        if (c < b || (c == b && bt >= 0 && (int32_t)uc[k].to > bt)) {
+          b = c;
+          bt = (int32_t)uc[k].to;
+          bv = FC_VAL_UNK;
+        }
+      }
+    }
+    best[i] = b;
+    to[i] = bt;
+    val[i] = bv;
+  }
+  for (i = 0; i < n;) {
+    size_t e = to[i] >= 0 ? (size_t)to[i] : i + 1;
+    fc_tok *t = &tok[*nt];
+    if (e <= i) e = i + 1;
+    t->end = (uint32_t)e;
+    t->pad = 0;
+    if (to[i] < 0) {
+      t->tag = 0;
+      t->src = FC_SRC_NONE;
+    } else if (val[i] == FC_VAL_UNK) {
+      t->tag = 0;
+      t->src = FC_SRC_UNK;
+    } else {
+      t->tag = fc_model_tag(m, val[i]);
+      t->src = FC_SRC_LEX;
+    }
+    (*nt)++;
+    i = e;
   }
   return FENCI_OK;
 }

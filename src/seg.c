@@ -28,8 +28,7 @@ struct fenci_tagger {
   fc_scan scan;
   fc_lattice lat;
   fc_segscratch *ss;
-  uint32_t *ends;     /* token ends (unit indexes) */
-  int32_t *edge;      /* edge of each token or -1 */
+  fc_tok *tok;        /* the tokens of a chunk */
   uint8_t *tags;      /* BMES tags from the model */
   size_t tcap;
 
@@ -57,8 +56,7 @@ void fenci_tagger_free(fenci_tagger *t) {
   fc_scan_free(&t->scan, a);
   fc_lattice_free(&t->lat, a);
   if (t->ss) fc_segscratch_free(t->ss, a);
-  fc_free(a, t->ends);
-  fc_free(a, t->edge);
+  fc_free(a, t->tok);
   fc_free(a, t->tags);
   fc_free(a, t);
 }
@@ -146,14 +144,10 @@ static fenci_rc fc_ensure_tokens(fenci_tagger *t, size_t n) {
   if (n <= t->tcap) return FENCI_OK;
   {
     size_t nc = n + n / 2 + 16;
-    uint32_t *e = fc_realloc(a, t->ends, nc * sizeof *e);
-    int32_t *g;
+    fc_tok *e = fc_realloc(a, t->tok, nc * sizeof *e);
     uint8_t *tg;
     if (!e) return FENCI_NOMEM;
-    t->ends = e;
-    g = fc_realloc(a, t->edge, nc * sizeof *g);
-    if (!g) return FENCI_NOMEM;
-    t->edge = g;
+    t->tok = e;
     tg = fc_realloc(a, t->tags, nc);
     if (!tg) return FENCI_NOMEM;
     t->tags = tg;
@@ -177,7 +171,9 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   uint32_t from;
 
   int use_model = m->seg && !(t->opts & FENCI_OPT_FAST);
-  rc = fc_scan_run(s, m, t->d, chunk, len, use_model, a);
+  /* lexicon mode without user words and extras needs no edge list */
+  int fused = !use_model && mode == FENCI_MODE_DEFAULT && !(t->d && t->d->n_final);
+  rc = fused ? fc_scan_units(s, chunk, len, 0, a) : fc_scan_run(s, m, t->d, chunk, len, use_model, a);
   if (rc != FENCI_OK) return rc;
   rc = fc_ensure_tokens(t, s->n + 1);
   if (rc != FENCI_OK) return rc;
@@ -197,14 +193,19 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
         if (f == 1 + FC_TAG_B || f == 1 + FC_TAG_S) end = 1;
       }
       if (end) {
-        t->ends[nt] = (uint32_t)(i + 1);
-        t->edge[nt] = fc_find_edge(s, from, (uint32_t)(i + 1));
-        nt++;
+        int32_t e = fc_find_edge(s, from, (uint32_t)(i + 1));
+        fc_tok *tk = &t->tok[nt++];
+        tk->end = (uint32_t)(i + 1);
+        tk->pad = 0;
+        if (e >= 0 && s->e[e].user == FC_EDGE_UNK) e = -1;
+        tk->tag = e >= 0 ? s->e[e].tag : 0;
+        tk->src = e < 0 ? FC_SRC_NONE : s->e[e].user ? FC_SRC_USER : FC_SRC_LEX;
         from = (uint32_t)(i + 1);
       }
     }
   } else {
-    rc = fc_lattice_best(&t->lat, s, m, t->d != NULL && t->d->n_final > 0, t->ends, t->edge, &nt, a);
+    rc = fused ? fc_lattice_scan(&t->lat, s, m, t->tok, &nt, a)
+               : fc_lattice_best(&t->lat, s, m, t->d != NULL && t->d->n_final > 0, t->tok, &nt, a);
     if (rc != FENCI_OK) return rc;
 
   }
@@ -213,28 +214,24 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     /* the last token ending at or before keep; all tokens if none does */
     size_t lastk = nt;
     for (k = nt; k-- > 0;)
-      if (s->u[t->ends[k] - 1].end <= keep) {
+      if (s->u[t->tok[k].end - 1].end <= keep) {
         lastk = k + 1;
         break;
       }
     if (lastk < nt) {
       nt = lastk;
-      *used = s->u[t->ends[nt - 1] - 1].end;
+      *used = s->u[t->tok[nt - 1].end - 1].end;
     }
   }
   for (k = 0, from = 0; k < nt; k++) {
-    uint32_t to = t->ends[k];
+    const fc_tok *tk = &t->tok[k];
+    uint32_t to = tk->end;
     const fc_unit *u0 = &s->u[from];
     uint16_t kind = to == from + 1 ? u0->kind : FENCI_KIND_WORD;
     uint32_t flags = 0;
-    uint16_t tag = 0;
-    int32_t e = t->edge[k];
-    if (e >= 0 && s->e[e].user != FC_EDGE_UNK) {
-      tag = s->e[e].tag;
-      if (s->e[e].user) flags |= FENCI_TOK_USER;
-    } else if (kind == FENCI_KIND_WORD || kind == FENCI_KIND_OTHER) {
-      flags |= FENCI_TOK_OOV;
-    }
+    uint16_t tag = tk->tag;
+    if (tk->src == FC_SRC_USER) flags |= FENCI_TOK_USER;
+    else if (tk->src != FC_SRC_LEX && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_OTHER)) flags |= FENCI_TOK_OOV;
     if (kind == FENCI_KIND_INVALID) flags |= FENCI_TOK_INVALID;
     if (fc_emit_tok(em, u0->start, s->u[to - 1].end, flags, kind, tag)) return FENCI_STOPPED;
     if (mode != FENCI_MODE_DEFAULT && to > from + 1) {

@@ -172,16 +172,6 @@ void fc_scan_free(fc_scan *s, const fenci_alloc *a) {
   memset(s, 0, sizeof *s);
 }
 
-/* Unit index whose normalised end is offset end in nb, searching forward
- * from unit i; returns (uint32_t)-1 when end falls inside a unit. */
-static uint32_t fc_unit_ending_at(const fc_scan *s, size_t i, size_t end) {
-  for (; i < s->n; i++) {
-    if (s->ns[i + 1] == end) return (uint32_t)i;
-    if (s->ns[i + 1] > end) break;
-  }
-  return (uint32_t)-1;
-}
-
 static inline int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, uint32_t to, float cost, uint16_t tag,
                               uint8_t user) {
   fc_edge *e;
@@ -206,78 +196,74 @@ static inline int fc_edge_add(fc_scan *s, const fenci_alloc *a, uint32_t from, u
   return 0;
 }
 
-/* Merges the matches of the lexicon and the user trie at unit i, in order
- * of increasing end, into the edge list. */
-#define FC_MAXM 64
-/* The two normalised characters starting at unit j when both are 3-byte
- * characters of the pair index's range; 0 otherwise. */
-static inline int fc_pair_at(const fc_scan *s, size_t j, uint32_t *c1, uint32_t *c2) {
-  const uint8_t *q;
-  if (j + 1 >= s->n || s->ns[j + 2] - s->ns[j] != 6 || s->ns[j + 1] - s->ns[j] != 3) return 0;
-  q = s->nb + s->ns[j];
-  if (q[0] < 0xE4 || q[0] > 0xE9 || q[3] < 0xE4 || q[3] > 0xE9) return 0;
-  *c1 = ((uint32_t)(q[0] & 0x0F) << 12) | ((uint32_t)(q[1] & 0x3F) << 6) | (q[2] & 0x3Fu);
-  *c2 = ((uint32_t)(q[3] & 0x0F) << 12) | ((uint32_t)(q[4] & 0x3F) << 6) | (q[5] & 0x3Fu);
-  return *c1 >= FC_PAIR_LO && *c2 >= FC_PAIR_LO;
-}
-
-static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
-                           size_t i, const fenci_alloc *a) {
-  fc_dat_match lm[FC_MAXM], um[FC_MAXM];
-  size_t nl, nu = 0, p = 0, q = 0, start = s->ns[i];
+size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size_t i, size_t run, fc_dat_match *lm) {
+  size_t nl, k, start = s->ns[i], done;
   const uint8_t *t = s->nb + start;
   size_t rest = s->nbn - start;
-  (void)text;
-  (void)len;
   if (rest > 255) rest = 255;
-  if (s->u[i].cls == FC_C_HAN && s->ns[i + 1] - s->ns[i] == 3 && m->first) {
-    /* cached first character: continue from its node */
-    uint32_t cp = ((uint32_t)(t[0] & 0x0F) << 12) | ((uint32_t)(t[1] & 0x3F) << 6) | (t[2] & 0x3Fu);
-    const uint32_t *fe = cp >= FC_UNK_LO && cp <= FC_UNK_HI ? m->first + 2 * (cp - FC_UNK_LO) : NULL;
-    uint32_t node = fe ? fe[0] : FC_NO_NODE;
+  if (run && m->first) {
+    /* a run of characters of the main block: the first from the cached
+     * table, the second with one probe of the pair index, the others three
+     * bytes at a time; a word that goes on past the run (into Latin
+     * letters, say) is followed byte by byte */
+    uint32_t cp = s->u[i].cp, node, n2, w2;
+    const uint32_t *fe = m->first + 2 * (cp - FC_UNK_LO);
+    node = fe[0];
+    if (node == FC_NO_NODE) return 0;
     nl = 0;
-    if (node != FC_NO_NODE) {
-      size_t k;
-      uint32_t c2 = 0, n2, w2;
-      if (fe[1] != FC_NO_NODE) {
-        lm[0].len = 3;
-        lm[0].value = fe[1];
-        nl = 1;
-      }
-      uint32_t c1x;
-      if (m->pairs.slots && !fc_pair_at(s, i, &c1x, &c2)) c2 = 0;
-      if (c2) {
-        /* one probe of the pair index instead of walking the second character */
-        if (fc_pairs_find(&m->pairs, cp, c2, &n2, &w2)) {
-          if (w2 != FC_PAIR_NONE) {
-            lm[nl].len = 6;
-            lm[nl].value = w2;
-            nl++;
-          }
-          if (n2 != FC_PAIR_NONE) {
-            k = fc_dat_prefix_from(&m->trie, n2, t + 6, rest - 6, lm + nl, FC_MAXM - nl);
-            if (k > FC_MAXM - nl) k = FC_MAXM - nl;
-            for (; k > 0; k--, nl++) lm[nl].len += 6;
-          }
-        }
-      } else {
-        k = fc_dat_prefix_from(&m->trie, node, t + 3, rest - 3, lm + nl, FC_MAXM - nl);
-        if (k > FC_MAXM - nl) k = FC_MAXM - nl;
-        for (; k > 0; k--, nl++) lm[nl].len += 3;
-      }
+    if (fe[1] != FC_NO_NODE) {
+      lm[0].len = 3;
+      lm[0].value = fe[1];
+      nl = 1;
     }
-  } else {
-    nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
+    done = 1;
+    if (run >= 2 && m->pairs.slots) {
+      if (!fc_pairs_find(&m->pairs, cp, s->u[i + 1].cp, &n2, &w2)) return nl;
+      if (w2 != FC_PAIR_NONE) {
+        lm[nl].len = 6;
+        lm[nl].value = w2;
+        nl++;
+      }
+      if (n2 == FC_PAIR_NONE) return nl;
+      node = n2;
+      done = 2;
+    }
+    if (3 * done >= rest) return nl;
+    if (run > done) {
+      size_t c = run - done;
+      if (3 * (done + c) > rest) c = rest / 3 - done;
+      k = fc_dat_prefix3(&m->trie, &node, t + 3 * done, c, lm + nl, FC_MAXM - nl);
+      if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+      for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
+      if (node == FC_DAT_NO_NODE) return nl;
+      done += c;
+      if (3 * done >= rest) return nl;
+    }
+    k = fc_dat_prefix_from(&m->trie, node, t + 3 * done, rest - 3 * done, lm + nl, FC_MAXM - nl);
+    if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+    for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
+    return nl;
   }
-  if (nl > FC_MAXM) nl = FC_MAXM;
+  nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
+  return nl > FC_MAXM ? FC_MAXM : nl;
+}
+
+/* Merges the matches of the lexicon and the user trie at unit i, in order
+ * of increasing end, into the edge list. */
+static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d, size_t i, const fenci_alloc *a) {
+  fc_dat_match lm[FC_MAXM], um[FC_MAXM];
+  size_t nl, nu = 0, p = 0, q = 0, start = s->ns[i];
+  size_t rest = s->nbn - start;
+  if (rest > 255) rest = 255;
+  nl = fc_scan_lex_at(s, m, i, s->u[i].run, lm);
   if (d && d->n_final) {
-    nu = fc_dat_prefix(&d->trie, t, rest, um, FC_MAXM);
+    nu = fc_dat_prefix(&d->trie, s->nb + start, rest, um, FC_MAXM);
     if (nu > FC_MAXM) nu = FC_MAXM;
   }
   while (p < nl || q < nu) {
     int take_user = q < nu && (p >= nl || um[q].len <= lm[p].len);
     fc_dat_match mt = take_user ? um[q++] : lm[p++];
-    uint32_t j = fc_unit_ending_at(s, i, start + mt.len);
+    uint32_t j = fc_scan_unit_ending(s, i, start + mt.len);
     if (j == (uint32_t)-1) continue;
     if (take_user) {
       const fc_uword *w;
@@ -296,14 +282,13 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
  * that are no lexicon word, scored by how likely each character is to begin,
  * continue and end a word.  The base cost and limits were chosen on the
  * PKU dev slice (1998-01-28..31), see docs/ARCHITECTURE.md. */
-#define FC_UNK_MAX 6
-static int fc_scan_unknown(fc_scan *s, const fenci_model *m, size_t i, const fenci_alloc *a) {
+size_t fc_scan_unk_at(const fc_scan *s, const fenci_model *m, size_t i, fc_unk *out) {
   const float *lp = m->unk_lp;
   const float cap = (float)m->unk_cap;
-  float c;
-  size_t k, first = s->first[i], last = s->ne, end;
   const fc_unit *u = s->u;
-  if (u[i].cp < FC_UNK_LO || u[i].cp > FC_UNK_HI || u[i].force) return 0;
+  size_t k, end, n = 0;
+  float c;
+  if (!lp || !u[i].h3 || u[i].force) return 0;
   c = (float)m->unk_base - lp[(u[i].cp - FC_UNK_LO) * 4 + FC_TAG_B];
   /* no candidate can stay under the cap: the usual case, decided at once */
   if (c + m->unk_min_e > cap) return 0;
@@ -311,25 +296,37 @@ static int fc_scan_unknown(fc_scan *s, const fenci_model *m, size_t i, const fen
   for (k = i + 1; k < end; k++) {
     const float *p;
     float e;
-    if (u[k].cp < FC_UNK_LO || u[k].cp > FC_UNK_HI || u[k].force) break;
+    if (!u[k].h3 || u[k].force) break;
     p = lp + (u[k].cp - FC_UNK_LO) * 4;
     e = c - p[FC_TAG_E];
     if (e < cap) {
-      /* the lexicon edges from i come in increasing order of their end */
-      while (first < last && s->e[first].to < k + 1) first++;
-      if (!(first < last && s->e[first].to == k + 1) &&
-          fc_edge_add(s, a, (uint32_t)i, (uint32_t)k + 1, e, 0, FC_EDGE_UNK))
-        return -1;
+      out[n].to = (uint32_t)k + 1;
+      out[n].cost = e;
+      n++;
     }
     c -= p[FC_TAG_M];
     if (c + m->unk_min_e > cap) break;
   }
+  return n;
+}
+
+/* Adds the unknown-word candidates at unit i that are no lexicon or user
+ * word over the same span (those edges, from s->first[i] on, come in
+ * increasing order of their end). */
+static int fc_scan_unknown(fc_scan *s, const fenci_model *m, size_t i, const fenci_alloc *a) {
+  fc_unk c[FC_UNK_MAX];
+  size_t nc = fc_scan_unk_at(s, m, i, c), k, first = s->first[i], last = s->ne;
+  for (k = 0; k < nc; k++) {
+    while (first < last && s->e[first].to < c[k].to) first++;
+    if (first < last && s->e[first].to == c[k].to) continue;
+    if (fc_edge_add(s, a, (uint32_t)i, c[k].to, c[k].cost, 0, FC_EDGE_UNK)) return -1;
+  }
   return 0;
 }
 
-fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
-                     int feats, const fenci_alloc *a) {
-  size_t pos = 0, i;
+fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
+                       const fenci_alloc *a) {
+  size_t pos = 0;
   s->n = 0;
   s->ne = 0;
   s->nbn = 0;
@@ -341,14 +338,44 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
       fc_grow(a, (void **)&s->nb, &s->nbcap, 4 * len + 4, 1))
     return FENCI_NOMEM;
   while (pos < len) {
-    fc_unit *u = &s->u[s->n];
+    fc_unit *u;
     uint8_t kind, cls;
     uint32_t cp, ncp;
     size_t l;
-    const uint8_t *t = text + pos;
+    const uint8_t *t;
+    /* The common case in a tight loop: a run of characters of the unified
+     * block U+4E00..U+9FFF (three bytes, lead byte E4..E9).  Each is one Han
+     * unit whose normalised form (traditional -> simplified) is again in
+     * the block, so it is h3. */
+    while (len - pos >= 3) {
+      const uint8_t *h = text + pos;
+      uint8_t *o = s->nb + s->nbn;
+      if (h[0] < 0xE4 || h[0] > 0xE9 || (h[1] & 0xC0) != 0x80 || (h[2] & 0xC0) != 0x80) break;
+      cp = ((uint32_t)(h[0] & 0x0F) << 12) | ((uint32_t)(h[1] & 0x3F) << 6) | (h[2] & 0x3Fu);
+      if (cp < 0x4E00) break;
+      ncp = fc_t2s_bmp_char(cp);
+      if (ncp < FC_UNK_LO || ncp > FC_UNK_HI) break; /* not h3: the general path */
+      u = &s->u[s->n];
+      s->ns[s->n++] = (uint32_t)s->nbn;
+      u->start = (uint32_t)pos;
+      u->end = (uint32_t)pos + 3;
+      u->cp = ncp;
+      u->cls = FC_C_HAN;
+      u->kind = FENCI_KIND_WORD;
+      u->lb = u->le = u->lm = u->force = u->run = 0;
+      u->h3 = 1;
+      o[0] = (uint8_t)(0xE0 | (ncp >> 12));
+      o[1] = (uint8_t)(0x80 | ((ncp >> 6) & 0x3F));
+      o[2] = (uint8_t)(0x80 | (ncp & 0x3F));
+      s->nbn += 3;
+      pos += 3;
+    }
+    if (pos >= len) break;
+    u = &s->u[s->n];
+    t = text + pos;
     s->ns[s->n] = (uint32_t)s->nbn;
     if (t[0] >= 0xE4 && t[0] <= 0xE9 && len - pos >= 3 && (t[1] & 0xC0) == 0x80 && (t[2] & 0xC0) == 0x80) {
-      /* fast path: a character of the main CJK block (U+4000..U+9FFF) */
+      /* a character of the main CJK block (U+4000..U+9FFF) */
       cp = ((uint32_t)(t[0] & 0x0F) << 12) | ((uint32_t)(t[1] & 0x3F) << 6) | (t[2] & 0x3Fu);
       l = 3;
       kind = FENCI_KIND_WORD;
@@ -395,18 +422,30 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
     }
     /* code points for the features (feats) or the unknown-word model */
     if (feats) u->cp = (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) ? ncp : 0;
-    else if (m->unk_lp && cls == FC_C_HAN) u->cp = ncp;
+    else if (cls == FC_C_HAN) u->cp = ncp;
+    u->h3 = cls == FC_C_HAN && ncp >= FC_UNK_LO && ncp <= FC_UNK_HI;
     s->n++;
     pos += l;
   }
-  if (fc_grow(a, (void **)&s->first, &s->fcap, s->n + 1, sizeof *s->first) ||
-      fc_grow(a, (void **)&s->ns, &s->nscap, s->n + 1, sizeof *s->ns))
-    return FENCI_NOMEM;
   s->ns[s->n] = (uint32_t)s->nbn;
+  return FENCI_OK;
+}
+
+fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
+                     int feats, const fenci_alloc *a) {
+  size_t i;
+  fenci_rc rc = fc_scan_units(s, text, len, feats, a);
+  if (rc != FENCI_OK) return rc;
+  if (fc_grow(a, (void **)&s->first, &s->fcap, s->n + 1, sizeof *s->first)) return FENCI_NOMEM;
+  /* lengths of the runs of h3 units, for fc_scan_lex_at */
+  for (i = s->n; i-- > 0;) {
+    fc_unit *u = &s->u[i];
+    u->run = !u->h3 ? 0 : i + 1 < s->n && s->u[i + 1].run < 255 ? (uint8_t)(s->u[i + 1].run + 1) : 1;
+  }
   for (i = 0; i < s->n; i++) {
     s->first[i] = (uint32_t)s->ne;
     if (s->u[i].kind == FENCI_KIND_SPACE || s->u[i].kind == FENCI_KIND_INVALID) continue;
-    if (fc_scan_matches(s, m, d, text, len, i, a)) return FENCI_NOMEM;
+    if (fc_scan_matches(s, m, d, i, a)) return FENCI_NOMEM;
     if (!feats && m->unk_lp && s->u[i].cls == FC_C_HAN && fc_scan_unknown(s, m, i, a)) return FENCI_NOMEM;
   }
   s->first[s->n] = (uint32_t)s->ne;

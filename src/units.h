@@ -24,7 +24,10 @@ typedef struct fc_unit {
   uint8_t le;       /* longest lexicon word ending at this unit */
   uint8_t lm;       /* longest lexicon word covering this unit strictly inside */
   uint8_t force;    /* 0, or 1 + FC_TAG_* forced by a forced user word */
-  uint8_t pad[2];
+  uint8_t h3;       /* 1: one Han character normalised to U+4E00..U+9FFF (3 bytes in nb,
+                     * code point in cp), where the lexicon's per-character
+                     * tables apply */
+  uint8_t run;      /* number of h3 units from this one on, at most 255 (fc_scan_run) */
 } fc_unit;
 
 /* BMES tags used by the char-tagging model and the force field. */
@@ -32,6 +35,7 @@ enum { FC_TAG_B = 0, FC_TAG_M = 1, FC_TAG_E = 2, FC_TAG_S = 3 };
 
 
 #include "fenci.h"
+#include "dat.h"
 
 /* Builds the units of text[0..len) (len < 2^32) with lexicon lengths from
  * model m's lexicon and, when d is not NULL, the user dictionary d (forced
@@ -73,6 +77,47 @@ typedef struct fc_scan {
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                      int feats, const fenci_alloc *a);
 void fc_scan_free(fc_scan *s, const fenci_alloc *a);
+
+/* The first half of fc_scan_run: units, nb and ns only (no edges). */
+fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
+                       const fenci_alloc *a);
+
+#define FC_MAXM 64 /* lexicon matches kept per unit */
+
+/* Lexicon words (not user words) starting at unit i of a scan filled by
+ * fc_scan_units: up to FC_MAXM matches, shortest first; len counts
+ * normalised bytes from unit i (see fc_scan_unit_ending).  run: the number
+ * of h3 units from i on (at least 1 when unit i is h3, 0 when it is not;
+ * a smaller count than the true one is also correct, only slower).
+ * Returns the count. */
+size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size_t i, size_t run, fc_dat_match *out);
+
+/* Unit whose normalised bytes end at offset end of nb, looking from unit i
+ * on; (uint32_t)-1 when end falls inside a unit (a match that does not end
+ * on a unit boundary).  Most units are 3 bytes, so that guess is tried
+ * first. */
+static inline uint32_t fc_scan_unit_ending(const fc_scan *s, size_t i, size_t end) {
+  size_t g = i + (end - s->ns[i]) / 3;
+  if (g <= s->n && g > i && s->ns[g] == end) return (uint32_t)(g - 1);
+  for (; i < s->n; i++) {
+    if (s->ns[i + 1] == end) return (uint32_t)i;
+    if (s->ns[i + 1] > end) break;
+  }
+  return (uint32_t)-1;
+}
+
+#define FC_UNK_MAX 6 /* longest unknown-word candidate, in units */
+
+/* An unknown-word candidate over units [i, to). */
+typedef struct fc_unk {
+  uint32_t to;
+  float cost;
+} fc_unk;
+
+/* Unknown-word candidates (lexicon mode) starting at unit i, in increasing
+ * order of their end, whether or not the lexicon has the same span.
+ * Writes at most FC_UNK_MAX - 1 to out; returns the count. */
+size_t fc_scan_unk_at(const fc_scan *s, const fenci_model *m, size_t i, fc_unk *out);
 
 /* Length in bytes of the unit (atom or character) starting at text[0]. */
 size_t fc_unit_len(const uint8_t *text, size_t len, uint8_t *kind, uint8_t *cls, uint32_t *cp);

@@ -383,6 +383,129 @@ out:
   free(buf);
 }
 
+/* ------------------------------- the fused lexicon pass = the edge lattice */
+
+/* Lexicon mode has two implementations of one search: without user words
+ * and extras the lexicon is looked up inside the best-path pass (no edge
+ * list); search mode goes through the stored edges.  Their main tokens
+ * (search mode's tokens without FENCI_TOK_EXTRA) must be identical. */
+typedef struct tokvec {
+  fenci_token *v;
+  size_t n, cap;
+} tokvec;
+
+static int tv_cb(void *ctx, const fenci_token *t, const char *form, size_t n) {
+  tokvec *tv = ctx;
+  (void)form;
+  (void)n;
+  if (t->flags & FENCI_TOK_EXTRA) return 0;
+  if (tv->n == tv->cap) {
+    size_t nc = tv->cap ? 2 * tv->cap : 256;
+    fenci_token *nv = realloc(tv->v, nc * sizeof *nv);
+    if (!nv) return 1;
+    tv->v = nv;
+    tv->cap = nc;
+  }
+  tv->v[tv->n++] = *t;
+  return 0;
+}
+
+static int same_paths(const fenci_model *m, const char *text, size_t len, char *why, size_t whylen) {
+  fenci_tagger *a = NULL, *b = NULL;
+  tokvec x = {NULL, 0, 0}, y = {NULL, 0, 0};
+  size_t k;
+  int bad = 1;
+  why[0] = 0;
+  if (fenci_tagger_new(&a, m, FENCI_MODE_DEFAULT | FENCI_OPT_FAST) != FENCI_OK ||
+      fenci_tagger_new(&b, m, FENCI_MODE_SEARCH | FENCI_OPT_FAST) != FENCI_OK ||
+      fenci_segment(a, text, len, tv_cb, &x) != FENCI_OK || fenci_segment(b, text, len, tv_cb, &y) != FENCI_OK) {
+    snprintf(why, whylen, "segmenting failed");
+    goto out;
+  }
+  for (k = 0; k < x.n && k < y.n; k++) {
+    const fenci_token *p = &x.v[k], *q = &y.v[k];
+    if (p->start != q->start || p->end != q->end || p->kind != q->kind || p->tag != q->tag || p->flags != q->flags) {
+      snprintf(why, whylen, "token %zu: [%zu,%zu) kind %u tag %u flags %u vs [%zu,%zu) kind %u tag %u flags %u", k,
+               p->start, p->end, (unsigned)p->kind, (unsigned)p->tag, (unsigned)p->flags, q->start, q->end,
+               (unsigned)q->kind, (unsigned)q->tag, (unsigned)q->flags);
+      goto out;
+    }
+  }
+  if (x.n != y.n) {
+    snprintf(why, whylen, "%zu tokens vs %zu", x.n, y.n);
+    goto out;
+  }
+  bad = 0;
+out:
+  free(x.v);
+  free(y.v);
+  fenci_tagger_free(a);
+  fenci_tagger_free(b);
+  return bad;
+}
+
+static char *read_all(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  long sz;
+  *n = 0;
+  if (!f) return NULL;
+  if (fseek(f, 0, SEEK_END) == 0 && (sz = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)sz))) {
+    *n = fread(buf, 1, (size_t)sz, f);
+  }
+  fclose(f);
+  return buf;
+}
+
+static void test_fused_path(uint64_t seed) {
+  static const char *const extra[] = {
+      "拿破仑在枫丹白露签署退位诏书，随后被流放到厄尔巴岛。", "1814年4月6日，科兰古带回了22万发炮弹和16000名士兵的消息。",
+      "瓦莱夫斯卡伯爵夫人來到楓丹白露宮，與皇帝會面。", "研究生命起源的研究生们", "ｉＰｈｏｎｅ１５和Ａ股市场"};
+  const fenci_model *ms[2];
+  fenci_model *shipped = NULL;
+  size_t nsample = 0, nm = 0, k;
+  char *sample = read_all("samples/napoleon.txt", &nsample);
+  char why[300], *buf = malloc(20000);
+  int iter, fails = 0;
+  ms[nm++] = g_m;
+  /* the shipped lexicon, when the test runs from the repository */
+  if (fenci_model_open(&shipped, "models/lexicon.fenci", NULL, NULL, 0) == FENCI_OK) ms[nm++] = shipped;
+  rng = seed ? seed ^ 0x5eed : 7;
+  for (k = 0; k < nm && buf; k++) {
+    if (sample && same_paths(ms[k], sample, nsample, why, sizeof why)) OK(0, "model %zu, the sample: %s", k, why);
+    for (iter = 0; iter < 300 && fails < 3; iter++) {
+      size_t len = 0, target = rnd() % 3000;
+      while (len < target) {
+        const char *p;
+        size_t pl;
+        unsigned r = rnd() % 4;
+        if (r == 0 && sample && nsample > 64) { /* a slice of real text, maybe cut inside a character */
+          size_t at = rnd() % (nsample - 64);
+          p = sample + at;
+          pl = 1 + rnd() % 63;
+        } else if (r == 1) {
+          p = extra[rnd() % (sizeof extra / sizeof extra[0])];
+          pl = strlen(p);
+        } else {
+          p = PIECES[rnd() % NPIECES];
+          pl = strlen(p);
+        }
+        if (len + pl > 20000) break;
+        memcpy(buf + len, p, pl);
+        len += pl;
+      }
+      if (same_paths(ms[k], buf, len, why, sizeof why)) {
+        fails++;
+        OK(0, "model %zu, seed %llu, iteration %d: %s", k, (unsigned long long)seed, iter, why);
+      }
+    }
+  }
+  th_run++;
+  fenci_model_free(shipped);
+  free(sample);
+  free(buf);
+}
+
 /* --------------------------------------------- 10 MB line, linear time */
 
 static double now_s(void) {
@@ -632,6 +755,7 @@ int main(int argc, char **argv) {
   test_badargs();
   test_model_props();
   test_lossless(seed);
+  test_fused_path(seed);
   test_chunk_boundary();
   if (!getenv("FENCI_SKIP_SLOW")) test_long_line();
   fenci_model_free(g_m);
