@@ -122,11 +122,16 @@ static inline void copy_small(char *d, const char *s, size_t n) {
     memcpy(&b, s + n - 4, 4);
     memcpy(d, &a, 4);
     memcpy(d + n - 4, &b, 4);
+  } else if (n >= 2 && n < 4) {
+    uint16_t a, b;
+    memcpy(&a, s, 2);
+    memcpy(&b, s + n - 2, 2);
+    memcpy(d, &a, 2);
+    memcpy(d + n - 2, &b, 2);
   } else if (n > 16) {
     memcpy(d, s, n);
-  } else {
-    size_t i;
-    for (i = 0; i < n; i++) d[i] = s[i];
+  } else if (n == 1) {
+    d[0] = s[0];
   }
 }
 

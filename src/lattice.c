@@ -11,6 +11,7 @@
 #include "chars.h"
 #include "lattice.h"
 #include "model.h"
+#include "lookup.h"
 
 void fc_lattice_free(fc_lattice *l, const fenci_alloc *a) {
   fc_free(a, l->best);
@@ -183,9 +184,7 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
         bv = lm[k].value;
       }
     }
-    /* the quick test of fc_scan_unk_at, here to save a call per character */
-    if (u->h3 && m->unk_lp &&
-        !((float)m->unk_base - m->unk_lp[(u->cp - FC_UNK_LO) * 4 + FC_TAG_B] + m->unk_min_e > (float)m->unk_cap)) {
+    if (u->h3) {
       fc_unk uc[FC_UNK_MAX];
       size_t nu = fc_scan_unk_at(s, m, i, uc), q = 0;
       for (k = 0; k < nu; k++) {

@@ -50,8 +50,6 @@ struct fenci_model {
 /* The container the model was read from (for tools that copy sections). */
 static inline const fc_file *fc_model_file(const fenci_model *m) { return &m->file; }
 
-#endif
-
 /* Sanitised per-word lookups (word indexes come from the trie): a corrupt
  * table cannot poison the best-path search (NaN or huge costs fall back to
  * the unknown cost, bad tag ids to 0). */
@@ -71,3 +69,5 @@ static inline uint16_t fc_model_tag(const fenci_model *m, uint32_t w) {
   return t <= m->n_tags ? t : 0;
 }
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len);
+
+#endif

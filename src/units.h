@@ -84,13 +84,6 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
 
 #define FC_MAXM 64 /* lexicon matches kept per unit */
 
-/* Lexicon words (not user words) starting at unit i of a scan filled by
- * fc_scan_units: up to FC_MAXM matches, shortest first; len counts
- * normalised bytes from unit i (see fc_scan_unit_ending).  run: the number
- * of h3 units from i on (at least 1 when unit i is h3, 0 when it is not;
- * a smaller count than the true one is also correct, only slower).
- * Returns the count. */
-size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size_t i, size_t run, fc_dat_match *out);
 
 /* Unit whose normalised bytes end at offset end of nb, looking from unit i
  * on; (uint32_t)-1 when end falls inside a unit (a match that does not end
@@ -114,10 +107,6 @@ typedef struct fc_unk {
   float cost;
 } fc_unk;
 
-/* Unknown-word candidates (lexicon mode) starting at unit i, in increasing
- * order of their end, whether or not the lexicon has the same span.
- * Writes at most FC_UNK_MAX - 1 to out; returns the count. */
-size_t fc_scan_unk_at(const fc_scan *s, const fenci_model *m, size_t i, fc_unk *out);
 
 /* Length in bytes of the unit (atom or character) starting at text[0]. */
 size_t fc_unit_len(const uint8_t *text, size_t len, uint8_t *kind, uint8_t *cls, uint32_t *cp);

@@ -1,0 +1,106 @@
+/* lookup.h - what the lattice asks at each unit: the lexicon words and the
+ * unknown-word candidates that start there.
+ *
+ * Inline because both run once per character in the lexicon pass, where a
+ * call's saved registers cost as much as a typical answer. */
+#ifndef FC_LOOKUP_H
+#define FC_LOOKUP_H
+
+#include "model.h"
+#include "units.h"
+
+/* Lexicon words (not user words) starting at unit i of a scan filled by
+ * fc_scan_units: up to FC_MAXM matches, shortest first; len counts
+ * normalised bytes from unit i (see fc_scan_unit_ending).  run: the number
+ * of h3 units from i on (at least 1 when unit i is h3, 0 when it is not;
+ * a smaller count than the true one is also correct, only slower).
+ * Returns the count. */
+static inline size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size_t i, size_t run, fc_dat_match *lm) {
+  size_t nl, k, start = s->ns[i], done;
+  const uint8_t *t = s->nb + start;
+  size_t rest = s->nbn - start;
+  if (rest > 255) rest = 255;
+  if (run && m->first) {
+    /* a run of characters of the main block: the first from the cached
+     * table, the second with one probe of the pair index, the others three
+     * bytes at a time; a word that goes on past the run (into Latin
+     * letters, say) is followed byte by byte */
+    uint32_t cp = s->u[i].cp, node, n2, w2;
+    const uint32_t *fe = m->first + 2 * (cp - FC_UNK_LO);
+    node = fe[0];
+    if (node == FC_NO_NODE) return 0;
+    nl = 0;
+    if (fe[1] != FC_NO_NODE) {
+      lm[0].len = 3;
+      lm[0].value = fe[1];
+      nl = 1;
+    }
+    done = 1;
+    if (run >= 2 && m->pairs.slots) {
+      if (!fc_pairs_find(&m->pairs, cp, s->u[i + 1].cp, &n2, &w2)) return nl;
+      if (w2 != FC_PAIR_NONE) {
+        lm[nl].len = 6;
+        lm[nl].value = w2;
+        nl++;
+      }
+      if (n2 == FC_PAIR_NONE) return nl;
+      node = n2;
+      done = 2;
+    }
+    if (3 * done >= rest) return nl;
+    if (run > done) {
+      size_t c = run - done;
+      if (3 * (done + c) > rest) c = rest / 3 - done;
+      k = fc_dat_prefix3(&m->trie, &node, t + 3 * done, c, lm + nl, FC_MAXM - nl);
+      if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+      for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
+      if (node == FC_DAT_NO_NODE) return nl;
+      done += c;
+      if (3 * done >= rest) return nl;
+    }
+    k = fc_dat_prefix_from(&m->trie, node, t + 3 * done, rest - 3 * done, lm + nl, FC_MAXM - nl);
+    if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+    for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
+    return nl;
+  }
+  nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
+  return nl > FC_MAXM ? FC_MAXM : nl;
+}
+
+
+/* Unknown-word candidates (lexicon mode): spans of 2..FC_UNK_MAX Han units
+ * that are no lexicon word, scored by how likely each character is to begin,
+ * continue and end a word.  The base cost and limits were chosen on the
+ * PKU dev slice (1998-01-28..31), see docs/ARCHITECTURE.md.
+ * Writes the candidates starting at unit i to out (at most FC_UNK_MAX - 1,
+ * in increasing order of their end), whether or not the lexicon has the
+ * same span; returns the count. */
+static inline size_t fc_scan_unk_at(const fc_scan *s, const fenci_model *m, size_t i, fc_unk *out) {
+  const float *lp = m->unk_lp;
+  const float cap = (float)m->unk_cap;
+  const fc_unit *u = s->u;
+  size_t k, end, n = 0;
+  float c;
+  if (!lp || !u[i].h3 || u[i].force) return 0;
+  c = (float)m->unk_base - lp[(u[i].cp - FC_UNK_LO) * 4 + FC_TAG_B];
+  /* no candidate can stay under the cap: the usual case, decided at once */
+  if (c + m->unk_min_e > cap) return 0;
+  end = i + FC_UNK_MAX < s->n ? i + FC_UNK_MAX : s->n;
+  for (k = i + 1; k < end; k++) {
+    const float *p;
+    float e;
+    if (!u[k].h3 || u[k].force) break;
+    p = lp + (u[k].cp - FC_UNK_LO) * 4;
+    e = c - p[FC_TAG_E];
+    if (e < cap) {
+      out[n].to = (uint32_t)k + 1;
+      out[n].cost = e;
+      n++;
+    }
+    c -= p[FC_TAG_M];
+    if (c + m->unk_min_e > cap) break;
+  }
+  return n;
+}
+
+#endif
