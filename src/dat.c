@@ -200,6 +200,16 @@ int fc_dat_find(const fc_dat *d, const uint8_t *s, size_t len, uint32_t *value) 
   return dat_value_at(d->units, d->n_units, node, value);
 }
 
+int fc_dat_find_from(const fc_dat *d, uint32_t node, const uint8_t *s, size_t len, uint32_t *value) {
+  size_t i;
+  if (!d->units || len > DAT_MAX_KEY || (!s && len)) return 0;
+  for (i = 0; i < len; i++) {
+    node = dat_child(d->units, d->n_units, node, s[i]);
+    if (node == DAT_NONE) return 0;
+  }
+  return dat_value_at(d->units, d->n_units, node, value);
+}
+
 int fc_dat_step(const fc_dat *d, uint32_t *node, uint8_t byte) {
   uint32_t c;
   if (!d->units || !node) return 0;

@@ -59,6 +59,10 @@ size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t 
 /* Exact lookup: 1 and *value if s[0..len) is a key, else 0. */
 int fc_dat_find(const fc_dat *d, const uint8_t *s, size_t len, uint32_t *value);
 
+/* The same from an inner node: s[0..len) continues the key that led there
+ * (len may be 0: is the node itself a key?). */
+int fc_dat_find_from(const fc_dat *d, uint32_t node, const uint8_t *s, size_t len, uint32_t *value);
+
 /* Incremental traversal, for callers that walk the text themselves:
  * *node starts at 0 (the root).  fc_dat_step follows one byte: returns 1 and
  * updates *node, or 0 when there is no such edge.  fc_dat_value returns 1

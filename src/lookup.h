@@ -103,4 +103,30 @@ static inline size_t fc_scan_unk_at(const fc_scan *s, const fenci_model *m, size
   return n;
 }
 
+/* The lexicon word over exactly units [from, to) of a scan filled by
+ * fc_scan_units: 1 and its index in *value, or 0. */
+static inline int fc_scan_word(const fc_scan *s, const fenci_model *m, size_t from, size_t to, uint32_t *value) {
+  size_t a = s->ns[from], b = s->ns[to];
+  uint32_t v;
+  if (s->u[from].h3 && m->first) {
+    const uint32_t *fe = m->first + 2 * (s->u[from].cp - FC_UNK_LO);
+    uint32_t n2;
+    if (to == from + 1) v = fe[1];
+    else if (fe[0] == FC_NO_NODE) return 0;
+    else if (s->u[from + 1].h3 && m->pairs.slots) {
+      /* the pair index, then the trie for the rest */
+      if (!fc_pairs_find(&m->pairs, s->u[from].cp, s->u[from + 1].cp, &n2, &v)) return 0;
+      if (to > from + 2 && (n2 == FC_PAIR_NONE || !fc_dat_find_from(&m->trie, n2, s->nb + a + 6, b - a - 6, &v)))
+        return 0;
+    } else if (!fc_dat_find_from(&m->trie, fe[0], s->nb + a + 3, b - a - 3, &v)) {
+      return 0;
+    }
+  } else if (!fc_dat_find(&m->trie, s->nb + a, b - a, &v)) {
+    return 0;
+  }
+  if (v == FC_NO_NODE || v >= m->n_words) return 0;
+  *value = v;
+  return 1;
+}
+
 #endif

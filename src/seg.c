@@ -14,6 +14,7 @@
 #include "chars.h"
 #include "dict.h"
 #include "lattice.h"
+#include "lookup.h"
 #include "model.h"
 #include "units.h"
 
@@ -171,10 +172,13 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   uint32_t from;
 
   int use_model = m->seg && !(t->opts & FENCI_OPT_FAST);
-  /* lexicon mode without user words and extras needs no edge list */
-  int fused = !use_model && mode == FENCI_MODE_DEFAULT && !(t->d && t->d->n_final);
-  rc = fused ? fc_scan_units(s, chunk, len, 0, a) : fc_scan_run(s, m, t->d, chunk, len, use_model, a);
+  /* without user words and extras no edge list is needed: the lexicon is
+   * looked up on the fly (lexicon mode) or only for the features and the
+   * tokens' tags (trained model) */
+  int fused = mode == FENCI_MODE_DEFAULT && !(t->d && t->d->n_final);
+  rc = fused ? fc_scan_units(s, chunk, len, use_model, a) : fc_scan_run(s, m, t->d, chunk, len, use_model, a);
   if (rc != FENCI_OK) return rc;
+  if (fused && use_model) fc_scan_lexfeats(s, m);
   rc = fc_ensure_tokens(t, s->n + 1);
   if (rc != FENCI_OK) return rc;
   if (use_model) {
@@ -193,13 +197,25 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
         if (f == 1 + FC_TAG_B || f == 1 + FC_TAG_S) end = 1;
       }
       if (end) {
-        int32_t e = fc_find_edge(s, from, (uint32_t)(i + 1));
         fc_tok *tk = &t->tok[nt++];
         tk->end = (uint32_t)(i + 1);
         tk->pad = 0;
-        if (e >= 0 && s->e[e].user == FC_EDGE_UNK) e = -1;
-        tk->tag = e >= 0 ? s->e[e].tag : 0;
-        tk->src = e < 0 ? FC_SRC_NONE : s->e[e].user ? FC_SRC_USER : FC_SRC_LEX;
+        tk->tag = 0;
+        tk->src = FC_SRC_NONE;
+        if (fused) {
+          uint32_t v;
+          if (s->u[from].kind != FENCI_KIND_SPACE && s->u[from].kind != FENCI_KIND_INVALID &&
+              fc_scan_word(s, m, from, i + 1, &v)) {
+            tk->tag = fc_model_tag(m, v);
+            tk->src = FC_SRC_LEX;
+          }
+        } else {
+          int32_t e = fc_find_edge(s, from, (uint32_t)(i + 1));
+          if (e >= 0 && s->e[e].user != FC_EDGE_UNK) {
+            tk->tag = s->e[e].tag;
+            tk->src = s->e[e].user ? FC_SRC_USER : FC_SRC_LEX;
+          }
+        }
         from = (uint32_t)(i + 1);
       }
     }

@@ -349,6 +349,29 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
   return FENCI_OK;
 }
 
+void fc_scan_lexfeats(fc_scan *s, const fenci_model *m) {
+  size_t i, run = 0, k;
+  fc_unit *u = s->u;
+  for (i = s->n; i-- > 0;) {
+    fc_dat_match lm[FC_MAXM];
+    size_t nl;
+    run = u[i].h3 ? run + 1 : 0;
+    if (u[i].kind == FENCI_KIND_SPACE || u[i].kind == FENCI_KIND_INVALID) continue;
+    nl = fc_scan_lex_at(s, m, i, run, lm);
+    for (k = 0; k < nl; k++) {
+      uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len), l, q;
+      uint8_t lc;
+      if (j == (uint32_t)-1 || lm[k].value >= m->n_words) continue;
+      l = j + 1 - (uint32_t)i;
+      lc = (uint8_t)(l > FC_LEX_CAP ? FC_LEX_CAP : l);
+      if (lc > u[i].lb) u[i].lb = lc;
+      if (lc > u[j].le) u[j].le = lc;
+      for (q = (uint32_t)i + 1; q < j; q++)
+        if (lc > u[q].lm) u[q].lm = lc;
+    }
+  }
+}
+
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                      int feats, const fenci_alloc *a) {
   size_t i;

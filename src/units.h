@@ -82,6 +82,11 @@ void fc_scan_free(fc_scan *s, const fenci_alloc *a);
 fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
                        const fenci_alloc *a);
 
+/* The lexicon lengths lb, le and lm of the units of a scan filled by
+ * fc_scan_units with feats, without a user dictionary: what fc_scan_run
+ * derives from its edges, without storing them. */
+void fc_scan_lexfeats(fc_scan *s, const fenci_model *m);
+
 #define FC_MAXM 64 /* lexicon matches kept per unit */
 
 

@@ -385,10 +385,11 @@ out:
 
 /* ------------------------------- the fused lexicon pass = the edge lattice */
 
-/* Lexicon mode has two implementations of one search: without user words
- * and extras the lexicon is looked up inside the best-path pass (no edge
- * list); search mode goes through the stored edges.  Their main tokens
- * (search mode's tokens without FENCI_TOK_EXTRA) must be identical. */
+/* Two implementations of one result: without user words and extras the
+ * lexicon is looked up on the fly (inside the best-path pass in lexicon
+ * mode; for the features and the tokens' tags with a trained model), while
+ * search mode goes through the stored edge list.  Their main tokens (search
+ * mode's tokens without FENCI_TOK_EXTRA) must be identical. */
 typedef struct tokvec {
   fenci_token *v;
   size_t n, cap;
@@ -410,14 +411,14 @@ static int tv_cb(void *ctx, const fenci_token *t, const char *form, size_t n) {
   return 0;
 }
 
-static int same_paths(const fenci_model *m, const char *text, size_t len, char *why, size_t whylen) {
+static int same_paths(const fenci_model *m, unsigned fast, const char *text, size_t len, char *why, size_t whylen) {
   fenci_tagger *a = NULL, *b = NULL;
   tokvec x = {NULL, 0, 0}, y = {NULL, 0, 0};
   size_t k;
   int bad = 1;
   why[0] = 0;
-  if (fenci_tagger_new(&a, m, FENCI_MODE_DEFAULT | FENCI_OPT_FAST) != FENCI_OK ||
-      fenci_tagger_new(&b, m, FENCI_MODE_SEARCH | FENCI_OPT_FAST) != FENCI_OK ||
+  if (fenci_tagger_new(&a, m, FENCI_MODE_DEFAULT | fast) != FENCI_OK ||
+      fenci_tagger_new(&b, m, FENCI_MODE_SEARCH | fast) != FENCI_OK ||
       fenci_segment(a, text, len, tv_cb, &x) != FENCI_OK || fenci_segment(b, text, len, tv_cb, &y) != FENCI_OK) {
     snprintf(why, whylen, "segmenting failed");
     goto out;
@@ -461,18 +462,27 @@ static void test_fused_path(uint64_t seed) {
   static const char *const extra[] = {
       "拿破仑在枫丹白露签署退位诏书，随后被流放到厄尔巴岛。", "1814年4月6日，科兰古带回了22万发炮弹和16000名士兵的消息。",
       "瓦莱夫斯卡伯爵夫人來到楓丹白露宮，與皇帝會面。", "研究生命起源的研究生们", "ｉＰｈｏｎｅ１５和Ａ股市场"};
-  const fenci_model *ms[2];
-  fenci_model *shipped = NULL;
+  const fenci_model *ms[3];
+  unsigned fast[3];
+  fenci_model *shipped = NULL, *trained = NULL;
   size_t nsample = 0, nm = 0, k;
   char *sample = read_all("samples/napoleon.txt", &nsample);
   char why[300], *buf = malloc(20000);
   int iter, fails = 0;
+  fast[nm] = FENCI_OPT_FAST;
   ms[nm++] = g_m;
-  /* the shipped lexicon, when the test runs from the repository */
-  if (fenci_model_open(&shipped, "models/lexicon.fenci", NULL, NULL, 0) == FENCI_OK) ms[nm++] = shipped;
+  /* the shipped lexicon and a trained model, when the test runs from the repository */
+  if (fenci_model_open(&shipped, "models/lexicon.fenci", NULL, NULL, 0) == FENCI_OK) {
+    fast[nm] = FENCI_OPT_FAST;
+    ms[nm++] = shipped;
+  }
+  if (fenci_model_open(&trained, "models/ctb.fenci", NULL, NULL, 0) == FENCI_OK) {
+    fast[nm] = 0;
+    ms[nm++] = trained;
+  }
   rng = seed ? seed ^ 0x5eed : 7;
   for (k = 0; k < nm && buf; k++) {
-    if (sample && same_paths(ms[k], sample, nsample, why, sizeof why)) OK(0, "model %zu, the sample: %s", k, why);
+    if (sample && same_paths(ms[k], fast[k], sample, nsample, why, sizeof why)) OK(0, "model %zu, the sample: %s", k, why);
     for (iter = 0; iter < 300 && fails < 3; iter++) {
       size_t len = 0, target = rnd() % 3000;
       while (len < target) {
@@ -494,7 +504,7 @@ static void test_fused_path(uint64_t seed) {
         memcpy(buf + len, p, pl);
         len += pl;
       }
-      if (same_paths(ms[k], buf, len, why, sizeof why)) {
+      if (same_paths(ms[k], fast[k], buf, len, why, sizeof why)) {
         fails++;
         OK(0, "model %zu, seed %llu, iteration %d: %s", k, (unsigned long long)seed, iter, why);
       }
@@ -502,6 +512,7 @@ static void test_fused_path(uint64_t seed) {
   }
   th_run++;
   fenci_model_free(shipped);
+  fenci_model_free(trained);
   free(sample);
   free(buf);
 }
