@@ -9,8 +9,10 @@
  * word is a length byte (1..16), a frequency byte (0 = forced) and the word
  * bytes.  With an early stop, the next byte is the token to stop at.  The
  * rest is the text.  The text is segmented twice on the same tagger (the
- * second time through fenci_segment_into) and both runs must agree.
- * Inputs over 64 KiB are skipped. */
+ * second time through fenci_segment_into) and both runs must agree.  In
+ * default mode without a dictionary (where the lexicon is looked up without
+ * an edge list) search mode's main tokens, which go through the edge list,
+ * must be the same tokens.  Inputs over 64 KiB are skipped. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (fenci_segment_into(t, text, len, arr, v.n, &n_total) != FENCI_OK || n_total != v.n) abort();
   for (i = 0; i < v.n; i++)
     if (memcmp(&arr[i], &v.t[i], sizeof *arr) != 0) abort();
+  if ((opts & FENCI_MODE_MASK) == FENCI_MODE_DEFAULT && !d) {
+    fenci_tagger *ts = NULL;
+    fz_toks w = {NULL, 0, 0};
+    size_t k = 0;
+    if (fenci_tagger_new(&ts, m, FENCI_MODE_SEARCH | (opts & FENCI_OPT_FAST)) != FENCI_OK) abort();
+    if (fenci_segment(ts, text, len, fz_collect, &w) != FENCI_OK) abort();
+    for (i = 0; i < w.n; i++) {
+      if (w.t[i].flags & FENCI_TOK_EXTRA) continue;
+      if (k >= v.n || memcmp(&w.t[i], &v.t[k], sizeof *arr) != 0) abort();
+      k++;
+    }
+    if (k != v.n) abort();
+    free(w.t);
+    fenci_tagger_free(ts);
+  }
   free(arr);
   free(v.t);
   fenci_tagger_free(t);
