@@ -128,9 +128,9 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
       m->unk_lp = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 4 * sizeof(float));
       if (!m->unk_lp) return FENCI_NOMEM;
       m->unk_min_e = 1e30f;
+      fc_oov_fill(&m->oov, FC_UNK_LO, FC_UNK_HI, m->unk_lp);
       for (cp = FC_UNK_LO; cp <= FC_UNK_HI; cp++) {
-        float *lp = m->unk_lp + (cp - FC_UNK_LO) * 4;
-        fc_oov_lookup(&m->oov, cp, lp);
+        const float *lp = m->unk_lp + (cp - FC_UNK_LO) * 4;
         if (-lp[FC_TAG_E] < m->unk_min_e) m->unk_min_e = -lp[FC_TAG_E];
       }
       m->unk_base = FC_UNK_BASE;
@@ -149,17 +149,26 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
    * the first three (most frequent, least cache-friendly) steps */
   m->first = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 2 * sizeof *m->first);
   if (!m->first) return FENCI_NOMEM;
-  for (i = FC_UNK_LO; i <= FC_UNK_HI; i++) {
-    uint8_t u[4];
-    uint32_t node = 0;
-    size_t l = fc_utf8_encode((uint32_t)i, u);
-    for (k = 0; k < l; k++)
-      if (!fc_dat_step(&m->trie, &node, u[k])) break;
-    {
-      uint32_t v = FC_NO_NODE;
-      m->first[2 * (i - FC_UNK_LO)] = k == l ? node : FC_NO_NODE;
-      if (k == l && !fc_dat_value(&m->trie, node, &v)) v = FC_NO_NODE;
-      m->first[2 * (i - FC_UNK_LO) + 1] = v;
+  for (i = 0; i < 2 * (FC_UNK_HI - FC_UNK_LO + 1); i++) m->first[i] = FC_NO_NODE;
+  {
+    /* by byte: the lead and second bytes are stepped once for all the
+     * characters that share them */
+    uint32_t b0, b1, b2, n0, n1, n2, cp, v;
+    for (b0 = 0xE4; b0 <= 0xE9; b0++) {
+      n0 = 0;
+      if (!fc_dat_step(&m->trie, &n0, (uint8_t)b0)) continue;
+      for (b1 = 0x80; b1 <= 0xBF; b1++) {
+        n1 = n0;
+        if (((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | 0x3F) < FC_UNK_LO) continue;
+        if (!fc_dat_step(&m->trie, &n1, (uint8_t)b1)) continue;
+        for (b2 = 0x80; b2 <= 0xBF; b2++) {
+          cp = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
+          n2 = n1;
+          if (cp < FC_UNK_LO || cp > FC_UNK_HI || !fc_dat_step(&m->trie, &n2, (uint8_t)b2)) continue;
+          m->first[2 * (cp - FC_UNK_LO)] = n2;
+          if (fc_dat_value(&m->trie, n2, &v)) m->first[2 * (cp - FC_UNK_LO) + 1] = v;
+        }
+      }
     }
   }
   rc = fc_segmodel_load(&m->seg, &m->file, &m->a, err, errlen);

@@ -18,11 +18,6 @@ typedef struct fc_oov_cnt {
   double c[4];
 } fc_oov_cnt;
 
-static int fc_oov_cnt_cmp(const void *x, const void *y) {
-  const fc_oov_cnt *a = x, *b = y;
-  return (a->cp > b->cp) - (a->cp < b->cp);
-}
-
 static int fc_put_f32(fc_buf *b, float f) {
   uint32_t u;
   memcpy(&u, &f, 4);
@@ -36,16 +31,22 @@ static float fc_get_f32(const uint8_t *p) {
   return f;
 }
 
-/* Counting uses a direct table over the BMP plus a list for the rest; the
- * corpus is a few MB, so simplicity wins over a hash table. */
+static int fc_u32_cmp(const void *x, const void *y) {
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* Counting uses a table over the BMP in 256 blocks allocated when a
+ * character of the block first occurs, and a list of the characters seen,
+ * so the cost follows the text, not the table. */
 fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf *out, const fenci_alloc *a) {
-  double (*bmp)[4] = fc_calloc(a, 0x10000, sizeof *bmp);
+  double(*blk[256])[4] = {NULL};
   double tot[4] = {0};
   fc_oov_cnt *recs = NULL;
-  size_t nrec = 0, i, pos = 0;
+  uint32_t *seen = NULL;
+  size_t nrec = 0, nseen = 0, seencap = 0, i, pos = 0;
   int j;
   fenci_rc rc = FENCI_NOMEM;
-  if (!bmp) return FENCI_NOMEM;
   while (pos < len) {
     /* one word: a run of non-space bytes */
     size_t s, nch = 0, p2;
@@ -73,25 +74,30 @@ fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf
       if (cp == FC_BADCP) continue;
       cp = fc_char_norm(cp);
       tag = nch == 1 ? FC_TAG_S : i == 0 ? FC_TAG_B : i + 1 == nch ? FC_TAG_E : FC_TAG_M;
-      if (cp < 0x10000) bmp[cp][tag] += 1;
+      if (cp < 0x10000) {
+        double *c;
+        if (!blk[cp >> 8] && !(blk[cp >> 8] = fc_calloc(a, 256, sizeof *blk[0]))) goto done;
+        c = blk[cp >> 8][cp & 255];
+        if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0) {
+          if (nseen == seencap && fc_grow(a, (void **)&seen, &seencap, nseen + 1, sizeof *seen)) goto done;
+          seen[nseen++] = cp;
+        }
+        c[tag] += 1;
+      }
       tot[tag] += 1;
     }
   }
-  for (i = 0; i < 0x10000; i++)
-    if (bmp[i][0] + bmp[i][1] + bmp[i][2] + bmp[i][3] > 0) nrec++;
-  if (nrec == 0) {
+  if (nseen == 0) {
     rc = FENCI_BADFORMAT;
     goto done;
   }
-  recs = fc_calloc(a, nrec, sizeof *recs);
+  qsort(seen, nseen, sizeof *seen, fc_u32_cmp);
+  recs = fc_calloc(a, nseen, sizeof *recs);
   if (!recs) goto done;
-  for (i = 0, nrec = 0; i < 0x10000; i++)
-    if (bmp[i][0] + bmp[i][1] + bmp[i][2] + bmp[i][3] > 0) {
-      recs[nrec].cp = (uint32_t)i;
-      memcpy(recs[nrec].c, bmp[i], sizeof bmp[i]);
-      nrec++;
-    }
-  qsort(recs, nrec, sizeof *recs, fc_oov_cnt_cmp);
+  for (nrec = 0; nrec < nseen; nrec++) {
+    recs[nrec].cp = seen[nrec];
+    memcpy(recs[nrec].c, blk[seen[nrec] >> 8][seen[nrec] & 255], sizeof recs[nrec].c);
+  }
   if (fc_buf_u32(out, (uint32_t)nrec)) goto done;
   for (j = 0; j < 4; j++)
     if (fc_put_f32(out, (float)log(0.1 / (tot[j] + 0.1 * (double)nrec)))) goto done;
@@ -104,8 +110,9 @@ fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf
   }
   rc = FENCI_OK;
 done:
+  fc_free(a, seen);
   fc_free(a, recs);
-  fc_free(a, bmp);
+  for (i = 0; i < 256; i++) fc_free(a, blk[i]);
   return rc;
 }
 
@@ -137,6 +144,28 @@ fenci_rc fc_oov_view(fc_oov *o, const uint8_t *data, size_t size, char *err, siz
 bad:
   fc_errf(err, errlen, "HMMC holds an invalid probability");
   return FENCI_BADFORMAT;
+}
+
+void fc_oov_fill(const fc_oov *o, uint32_t lo, uint32_t hi, float *out) {
+  size_t a = 0, b = o->n, k;
+  uint32_t cp;
+  int j;
+  for (cp = lo; cp <= hi; cp++)
+    for (j = 0; j < 4; j++) out[(size_t)(cp - lo) * 4 + (size_t)j] = o->unk[j];
+  /* the first record at or after lo, then the sorted records in the range */
+  while (a < b) {
+    size_t mid = (a + b) / 2;
+    if (fc_rd32(o->tab + mid * FC_OOV_REC) < lo) a = mid + 1;
+    else b = mid;
+  }
+  for (k = a; k < o->n; k++) {
+    cp = fc_rd32(o->tab + k * FC_OOV_REC);
+    if (cp > hi) break;
+    for (j = 0; j < 4; j++) {
+      float v = fc_get_f32(o->tab + k * FC_OOV_REC + 4 + 4 * (size_t)j);
+      out[(size_t)(cp - lo) * 4 + (size_t)j] = v <= 0 ? v : o->unk[j];
+    }
+  }
 }
 
 void fc_oov_lookup(const fc_oov *o, uint32_t cp, float lp[4]) {

@@ -35,4 +35,8 @@ fenci_rc fc_oov_view(fc_oov *o, const uint8_t *data, size_t size, char *err, siz
  * words the lexicon lacks, S over the characters of lexicon words. */
 void fc_oov_lookup(const fc_oov *o, uint32_t cp, float lp[4]);
 
+/* fc_oov_lookup for every character lo..hi at once, into out[4 * (cp - lo)]
+ * (one pass over the sorted records). */
+void fc_oov_fill(const fc_oov *o, uint32_t lo, uint32_t hi, float *out);
+
 #endif
