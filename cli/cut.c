@@ -110,29 +110,21 @@ typedef struct line_ctx {
 /* Copies n bytes; most tokens are a few bytes long, where a call to memcpy
  * costs more than the copy.  Overlapping loads stay inside both buffers. */
 static inline void copy_small(char *d, const char *s, size_t n) {
-  if (n >= 8 && n <= 16) {
-    uint64_t a, b;
-    memcpy(&a, s, 8);
-    memcpy(&b, s + n - 8, 8);
-    memcpy(d, &a, 8);
-    memcpy(d + n - 8, &b, 8);
-  } else if (n >= 4 && n < 8) {
-    uint32_t a, b;
-    memcpy(&a, s, 4);
-    memcpy(&b, s + n - 4, 4);
-    memcpy(d, &a, 4);
-    memcpy(d + n - 4, &b, 4);
-  } else if (n >= 2 && n < 4) {
-    uint16_t a, b;
-    memcpy(&a, s, 2);
-    memcpy(&b, s + n - 2, 2);
-    memcpy(d, &a, 2);
-    memcpy(d + n - 2, &b, 2);
-  } else if (n > 16) {
-    memcpy(d, s, n);
-  } else if (n == 1) {
-    d[0] = s[0];
-  }
+  /* the first and the last sizeof(T) bytes, which together cover n */
+#define COPY_ENDS(T)                          \
+  do {                                        \
+    T a_, b_;                                 \
+    memcpy(&a_, s, sizeof a_);                \
+    memcpy(&b_, s + n - sizeof b_, sizeof b_);\
+    memcpy(d, &a_, sizeof a_);                \
+    memcpy(d + n - sizeof b_, &b_, sizeof b_);\
+  } while (0)
+  if (n > 16) memcpy(d, s, n);
+  else if (n >= 8) COPY_ENDS(uint64_t);
+  else if (n >= 4) COPY_ENDS(uint32_t);
+  else if (n >= 2) COPY_ENDS(uint16_t);
+  else if (n == 1) d[0] = s[0];
+#undef COPY_ENDS
 }
 
 static int cut_token_text(void *vctx, const fenci_token *t, const char *form, size_t len) {

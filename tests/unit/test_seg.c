@@ -390,56 +390,55 @@ out:
  * mode; for the features and the tokens' tags with a trained model), while
  * search mode goes through the stored edge list.  Their main tokens (search
  * mode's tokens without FENCI_TOK_EXTRA) must be identical. */
-typedef struct tokvec {
+/* All tokens of text through fenci_segment_into; NULL on failure. */
+static fenci_token *all_tokens(fenci_tagger *t, const char *text, size_t len, size_t *n) {
   fenci_token *v;
-  size_t n, cap;
-} tokvec;
-
-static int tv_cb(void *ctx, const fenci_token *t, const char *form, size_t n) {
-  tokvec *tv = ctx;
-  (void)form;
-  (void)n;
-  if (t->flags & FENCI_TOK_EXTRA) return 0;
-  if (tv->n == tv->cap) {
-    size_t nc = tv->cap ? 2 * tv->cap : 256;
-    fenci_token *nv = realloc(tv->v, nc * sizeof *nv);
-    if (!nv) return 1;
-    tv->v = nv;
-    tv->cap = nc;
+  fenci_rc rc = fenci_segment_into(t, text, len, NULL, 0, n);
+  if (rc != FENCI_OK && rc != FENCI_TOOSMALL) return NULL;
+  v = malloc((*n ? *n : 1) * sizeof *v);
+  if (v && fenci_segment_into(t, text, len, v, *n, n) != FENCI_OK) {
+    free(v);
+    v = NULL;
   }
-  tv->v[tv->n++] = *t;
-  return 0;
+  return v;
 }
 
 static int same_paths(const fenci_model *m, unsigned fast, const char *text, size_t len, char *why, size_t whylen) {
   fenci_tagger *a = NULL, *b = NULL;
-  tokvec x = {NULL, 0, 0}, y = {NULL, 0, 0};
-  size_t k;
+  fenci_token *x = NULL, *y = NULL;
+  size_t nx = 0, ny = 0, i, k = 0;
   int bad = 1;
   why[0] = 0;
   if (fenci_tagger_new(&a, m, FENCI_MODE_DEFAULT | fast) != FENCI_OK ||
-      fenci_tagger_new(&b, m, FENCI_MODE_SEARCH | fast) != FENCI_OK ||
-      fenci_segment(a, text, len, tv_cb, &x) != FENCI_OK || fenci_segment(b, text, len, tv_cb, &y) != FENCI_OK) {
+      fenci_tagger_new(&b, m, FENCI_MODE_SEARCH | fast) != FENCI_OK || !(x = all_tokens(a, text, len, &nx)) ||
+      !(y = all_tokens(b, text, len, &ny))) {
     snprintf(why, whylen, "segmenting failed");
     goto out;
   }
-  for (k = 0; k < x.n && k < y.n; k++) {
-    const fenci_token *p = &x.v[k], *q = &y.v[k];
+  for (i = 0; i < ny; i++) {
+    const fenci_token *p, *q = &y[i];
+    if (q->flags & FENCI_TOK_EXTRA) continue;
+    if (k == nx) {
+      snprintf(why, whylen, "search mode has more main tokens than the %zu of default mode", nx);
+      goto out;
+    }
+    p = &x[k];
     if (p->start != q->start || p->end != q->end || p->kind != q->kind || p->tag != q->tag || p->flags != q->flags) {
       snprintf(why, whylen, "token %zu: [%zu,%zu) kind %u tag %u flags %u vs [%zu,%zu) kind %u tag %u flags %u", k,
                p->start, p->end, (unsigned)p->kind, (unsigned)p->tag, (unsigned)p->flags, q->start, q->end,
                (unsigned)q->kind, (unsigned)q->tag, (unsigned)q->flags);
       goto out;
     }
+    k++;
   }
-  if (x.n != y.n) {
-    snprintf(why, whylen, "%zu tokens vs %zu", x.n, y.n);
+  if (k != nx) {
+    snprintf(why, whylen, "%zu tokens vs %zu main tokens in search mode", nx, k);
     goto out;
   }
   bad = 0;
 out:
-  free(x.v);
-  free(y.v);
+  free(x);
+  free(y);
   fenci_tagger_free(a);
   fenci_tagger_free(b);
   return bad;
