@@ -111,13 +111,13 @@ typedef struct line_ctx {
  * costs more than the copy.  Overlapping loads stay inside both buffers. */
 static inline void copy_small(char *d, const char *s, size_t n) {
   /* the first and the last sizeof(T) bytes, which together cover n */
-#define COPY_ENDS(T)                          \
-  do {                                        \
-    T a_, b_;                                 \
-    memcpy(&a_, s, sizeof a_);                \
-    memcpy(&b_, s + n - sizeof b_, sizeof b_);\
-    memcpy(d, &a_, sizeof a_);                \
-    memcpy(d + n - sizeof b_, &b_, sizeof b_);\
+#define COPY_ENDS(T)                           \
+  do {                                         \
+    T a_, b_;                                  \
+    memcpy(&a_, s, sizeof a_);                 \
+    memcpy(&b_, s + n - sizeof b_, sizeof b_); \
+    memcpy(d, &a_, sizeof a_);                 \
+    memcpy(d + n - sizeof b_, &b_, sizeof b_); \
   } while (0)
   if (n > 16) memcpy(d, s, n);
   else if (n >= 8) COPY_ENDS(uint64_t);
