@@ -171,7 +171,7 @@ def main():
     ap.add_argument('--size-mb', type=float, default=50, help='throughput input size (MB, 10^6 bytes)')
     ap.add_argument('--py-mb', type=float, default=5, help='throughput input size for python3-jieba')
     ap.add_argument('--startup-runs', type=int, default=5)
-    ap.add_argument('--runs', type=int, default=2, help='throughput runs per tool (the fastest is kept)')
+    ap.add_argument('--runs', type=int, default=3, help='throughput runs per tool (the fastest is kept)')
     ap.add_argument('--only', default='', help='comma-separated keys of the tools to run')
     ap.add_argument('--keep', action='store_true', help='keep the throughput outputs')
     ap.add_argument('--command', default='make bench', help='the command line shown in the results')
