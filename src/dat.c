@@ -31,7 +31,7 @@
 #define DAT_FIELD_MAX 0x1FFFFFu  /* 21 bits */
 #define DAT_FREE 0x80000000u     /* an unused unit */
 #define DAT_MAX_UNITS 0x40000000u /* 2^30: keeps every offset encodable */
-#define DAT_NONE 0xFFFFFFFFu
+#define DAT_NONE FC_DAT_NO_NODE
 #define DAT_MAX_KEY 255
 
 /* ------------------------------------------------------------ reading */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "chars.h"
 #include "lattice.h"
 #include "model.h"
 #include "lookup.h"

@@ -13,11 +13,6 @@
 #define FC_OOV_ALPHA 2.0
 #define FC_OOV_HDR (4 + 4 * 4)
 
-typedef struct fc_oov_cnt {
-  uint32_t cp;
-  double c[4];
-} fc_oov_cnt;
-
 static int fc_put_f32(fc_buf *b, float f) {
   uint32_t u;
   memcpy(&u, &f, 4);
@@ -42,7 +37,6 @@ static int fc_u32_cmp(const void *x, const void *y) {
 fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf *out, const fenci_alloc *a) {
   double(*blk[256])[4] = {NULL};
   double tot[4] = {0};
-  fc_oov_cnt *recs = NULL;
   uint32_t *seen = NULL;
   size_t nrec = 0, nseen = 0, seencap = 0, i, pos = 0;
   int j;
@@ -92,26 +86,21 @@ fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf
     goto done;
   }
   qsort(seen, nseen, sizeof *seen, fc_u32_cmp);
-  recs = fc_calloc(a, nseen, sizeof *recs);
-  if (!recs) goto done;
-  for (nrec = 0; nrec < nseen; nrec++) {
-    recs[nrec].cp = seen[nrec];
-    memcpy(recs[nrec].c, blk[seen[nrec] >> 8][seen[nrec] & 255], sizeof recs[nrec].c);
-  }
+  nrec = nseen;
   if (fc_buf_u32(out, (uint32_t)nrec)) goto done;
   for (j = 0; j < 4; j++)
     if (fc_put_f32(out, (float)log(0.1 / (tot[j] + 0.1 * (double)nrec)))) goto done;
   /* records hold log P(char | tag): for B, M and E, how likely the
    * character is in that position of a word the lexicon lacks */
   for (i = 0; i < nrec; i++) {
-    if (fc_buf_u32(out, recs[i].cp)) goto done;
+    const double *c = blk[seen[i] >> 8][seen[i] & 255];
+    if (fc_buf_u32(out, seen[i])) goto done;
     for (j = 0; j < 4; j++)
-      if (fc_put_f32(out, (float)log((recs[i].c[j] + 0.1) / (tot[j] + 0.1 * (double)nrec)))) goto done;
+      if (fc_put_f32(out, (float)log((c[j] + 0.1) / (tot[j] + 0.1 * (double)nrec)))) goto done;
   }
   rc = FENCI_OK;
 done:
   fc_free(a, seen);
-  fc_free(a, recs);
   for (i = 0; i < 256; i++) fc_free(a, blk[i]);
   return rc;
 }
@@ -166,23 +155,4 @@ void fc_oov_fill(const fc_oov *o, uint32_t lo, uint32_t hi, float *out) {
       out[(size_t)(cp - lo) * 4 + (size_t)j] = v <= 0 ? v : o->unk[j];
     }
   }
-}
-
-void fc_oov_lookup(const fc_oov *o, uint32_t cp, float lp[4]) {
-  size_t lo = 0, hi = o->n;
-  int j;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    uint32_t c = fc_rd32(o->tab + mid * FC_OOV_REC);
-    if (c == cp) {
-      for (j = 0; j < 4; j++) {
-        float v = fc_get_f32(o->tab + mid * FC_OOV_REC + 4 + 4 * (size_t)j);
-        lp[j] = v <= 0 ? v : o->unk[j];
-      }
-      return;
-    }
-    if (c < cp) lo = mid + 1;
-    else hi = mid;
-  }
-  for (j = 0; j < 4; j++) lp[j] = o->unk[j];
 }
