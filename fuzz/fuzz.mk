@@ -12,6 +12,9 @@ FUZZ_CC            ?= clang
 FUZZ_SECONDS       ?= 600
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_ARGS          ?=
+# segmentation inputs may grow past the 64 KiB chunk size (the harness also
+# repeats short texts to several chunks)
+FUZZ_LEN_segment    = -max_len=262144
 FUZZ_BUILD          = build-fuzz
 FUZZ_HARNESSES      = model compile segment dict
 FUZZ_SAN            = -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -41,7 +44,7 @@ fuzz-build: $(FUZZ_BINS)
 define fuzz_run
 	@mkdir -p $(FUZZ_BUILD)/corpus/$(1)
 	nice -n 10 $(FUZZ_BUILD)/fuzz_$(1) -max_total_time=$(2) -timeout=25 -rss_limit_mb=2048 \
-	  -dict=fuzz/fenci.dict -artifact_prefix=$(FUZZ_BUILD)/crash-$(1)- -print_final_stats=1 $(FUZZ_ARGS) \
+	  -dict=fuzz/fenci.dict -artifact_prefix=$(FUZZ_BUILD)/crash-$(1)- -print_final_stats=1 $(FUZZ_LEN_$(1)) $(FUZZ_ARGS) \
 	  $(FUZZ_BUILD)/corpus/$(1) fuzz/seeds/$(1)
 
 endef

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fenci.h"
+#include "oracle.h"
 
 /* A lexicon small enough to compile at start-up in a millisecond. */
 static const char fz_mini_lexicon[] =
@@ -57,6 +58,13 @@ static int fz_check_cb(void *ctx, const fenci_token *tok, const char *form, size
   if (form != c->text + tok->start || form_len != tok->end - tok->start) abort();
   if (tok->kind > FENCI_KIND_OTHER) abort();
   if (tok->flags & ~(uint32_t)0xF) abort();
+  {
+    const char *why = fz_token_breaks(c->text, c->len, tok);
+    if (why) {
+      fprintf(stderr, "fuzz: token %zu-%zu: %s\n", tok->start, tok->end, why);
+      abort();
+    }
+  }
   if (!(tok->flags & FENCI_TOK_EXTRA)) {
     if (tok->start != c->pos) abort(); /* gap or overlap between main tokens */
     c->pos = tok->end;
@@ -116,35 +124,50 @@ static fenci_model *fz_mini_model_ex(void **img, int with_corpus) {
 
 static fenci_model *fz_mini_model(void **img) { return fz_mini_model_ex(img, 0); }
 
-/* The first model with trained weights: $FENCI_FUZZ_MODEL, else the first
- * models/ *.fenci (sorted by name) that has weights; NULL when none. */
-static fenci_model *fz_trained_model(void) {
+/* The models with trained weights: $FENCI_FUZZ_MODEL, else every
+ * models/ *.fenci (sorted by name) that has weights; at most cap, into
+ * out; returns the count. */
+static size_t fz_trained_models(fenci_model **out, size_t cap) {
   const char *env = getenv("FENCI_FUZZ_MODEL");
   fenci_model *m = NULL;
   struct dirent **names = NULL;
+  size_t k = 0;
   int n, i;
   if (env && *env) {
-    if (fenci_model_open(&m, env, NULL, NULL, 0) == FENCI_OK && fenci_model_has_weights(m)) return m;
+    if (cap && fenci_model_open(&m, env, NULL, NULL, 0) == FENCI_OK && fenci_model_has_weights(m)) {
+      out[0] = m;
+      return 1;
+    }
     fenci_model_free(m);
-    return NULL;
+    return 0;
   }
   n = scandir("models", &names, NULL, alphasort);
   for (i = 0; i < n; i++) {
     const char *s = names[i]->d_name;
     size_t l = strlen(s);
-    if (!m && l > 6 && strcmp(s + l - 6, ".fenci") == 0) {
+    if (k < cap && l > 6 && strcmp(s + l - 6, ".fenci") == 0) {
       char path[512];
+      m = NULL;
       snprintf(path, sizeof path, "models/%s", s);
-      if (fenci_model_open(&m, path, NULL, NULL, 0) == FENCI_OK && !fenci_model_has_weights(m)) {
+      if (fenci_model_open(&m, path, NULL, NULL, 0) == FENCI_OK && fenci_model_has_weights(m)) {
+        fprintf(stderr, "fuzz: trained model %s\n", path);
+        out[k++] = m;
+      } else {
         fenci_model_free(m);
-        m = NULL;
       }
-      if (m) fprintf(stderr, "fuzz: trained model %s\n", path);
     }
     free(names[i]);
   }
   free(names);
-  return m;
+  return k;
+}
+
+/* The first of them, or NULL. */
+static fenci_model *fz_trained_model(void) {
+  fenci_model *m[8];
+  size_t n = fz_trained_models(m, 8), i;
+  for (i = 1; i < n; i++) fenci_model_free(m[i]);
+  return n ? m[0] : NULL;
 }
 
 /* The shipped lexicon: $FENCI_FUZZ_LEXICON, else models/lexicon.fenci; NULL

@@ -1,18 +1,27 @@
 /* fuzz_segment.c - libFuzzer harness: segmentation of arbitrary text.
  *
  * Byte 0 chooses the options:  bits 0-1 mode (3 = default), bit 2
- * FENCI_OPT_FAST, bit 3 the trained model (when one is present) instead of
+ * FENCI_OPT_FAST, bit 3 a trained model (when one is present) instead of
  * the mini lexicon, bit 4 a user dictionary, bit 5 stop the callback early,
  * bit 6 the shipped lexicon (models/lexicon.fenci, when present; bit 3 wins),
  * bit 7 the mini lexicon with an unknown-word model (HMMC; bits 3, 6 win).
- * With a user dictionary, byte 1 gives the word count (low 3 bits) and each
- * word is a length byte (1..16), a frequency byte (0 = forced) and the word
- * bytes.  With an early stop, the next byte is the token to stop at.  The
- * rest is the text.  The text is segmented twice on the same tagger (the
- * second time through fenci_segment_into) and both runs must agree.  In
- * default mode without a dictionary (where the lexicon is looked up without
- * an edge list) search mode's main tokens, which go through the edge list,
- * must be the same tokens.  Inputs over 64 KiB are skipped. */
+ * Byte 1: bits 0-1 which trained model (models/ *.fenci with weights, in
+ * name order, modulo their number); bits 5-7 r: when r is 6 or 7, the text
+ * is repeated until it is longer than (r - 5) * 70 KiB, so that chunk
+ * boundaries (64 KiB) fall everywhere in it, inside long units and words
+ * too (a quarter of the inputs: large ones are slow to check).
+ * With a user dictionary, the next byte gives the word count (low 3 bits)
+ * and each word is a length byte (1..16), a frequency byte (0 = forced) and
+ * the word bytes.  With an early stop, the next byte is the token to stop
+ * at.  The rest is the text.  Every token is checked (fuzz_common.h): the
+ * main tokens tile the text, and no token breaks the rules of oracle.h
+ * (invalid bytes, control characters, whitespace and different punctuation
+ * marks are never joined).  The text is segmented twice on the same tagger
+ * (the second time through fenci_segment_into) and both runs must agree.
+ * In default mode without a dictionary (where the lexicon is looked up
+ * without an edge list) search mode's main tokens, which go through the
+ * edge list, must be the same tokens.  Inputs over 1 MiB are skipped; run
+ * with -max_len=1048576 to let them grow that far. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +30,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static fenci_model *fz_mini, *fz_mini_hmm, *fz_trained, *fz_shipped;
+static fenci_model *fz_mini, *fz_mini_hmm, *fz_trained[4], *fz_shipped;
+static size_t fz_ntrained;
+static char *fz_big; /* the repeated text */
 static void *fz_img, *fz_img_hmm;
 static int fz_ready;
 
@@ -46,11 +57,11 @@ static int fz_collect(void *ctx, const fenci_token *tok, const char *form, size_
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  unsigned o, opts;
+  unsigned o, o2, opts;
   const fenci_model *m;
   fenci_dict *d = NULL;
   fenci_tagger *t = NULL;
-  size_t pos = 1, stop = 0, n_total = 0, i;
+  size_t pos, stop = 0, n_total = 0, i;
   fz_toks v = {NULL, 0, 0};
   fenci_token *arr;
   const char *text;
@@ -60,15 +71,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!fz_ready) {
     fz_mini = fz_mini_model(&fz_img);
     fz_mini_hmm = fz_mini_model_ex(&fz_img_hmm, 1);
-    fz_trained = fz_trained_model();
+    fz_ntrained = fz_trained_models(fz_trained, 4);
     fz_shipped = fz_shipped_lexicon();
     fz_ready = 1;
   }
-  if (size < 1 || size > (64u << 10)) return 0;
+  if (size < 2 || size > (1u << 20)) return 0;
   o = data[0];
+  o2 = data[1];
   opts = (o & 3) == 3 ? FENCI_MODE_DEFAULT : (o & 3);
   if (o & 4) opts |= FENCI_OPT_FAST;
-  m = (o & 8) && fz_trained ? fz_trained : (o & 64) && fz_shipped ? fz_shipped : (o & 128) ? fz_mini_hmm : fz_mini;
+  m = (o & 8) && fz_ntrained ? fz_trained[(o2 & 3) % fz_ntrained]
+      : (o & 64) && fz_shipped ? fz_shipped
+      : (o & 128)              ? fz_mini_hmm
+                               : fz_mini;
+  pos = 2;
   if (o & 16) {
     unsigned nw;
     if (pos >= size) return 0;
@@ -86,6 +102,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if ((o & 32) && pos < size) stop = (size_t)data[pos++] + 1;
   text = (const char *)data + pos;
   len = size - pos;
+  if ((o2 >> 5) >= 6 && len > 0) {
+    size_t want = (size_t)((o2 >> 5) - 5) * (70u << 10) + 1, k;
+    free(fz_big);
+    fz_big = malloc(want + len);
+    if (!fz_big) abort();
+    for (k = 0; k < want; k += len) memcpy(fz_big + k, text, len);
+    text = fz_big;
+    len = k;
+  }
 
   if (fenci_tagger_new(&t, m, opts) != FENCI_OK) abort();
   if (d && fenci_tagger_set_dict(t, d) != FENCI_OK) abort();

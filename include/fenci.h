@@ -189,7 +189,7 @@ enum {
   FENCI_KIND_EMAIL,
   FENCI_KIND_PUNCT,     /* ASCII, CJK or full-width punctuation and symbols */
   FENCI_KIND_SPACE,     /* whitespace, including newlines */
-  FENCI_KIND_INVALID,   /* one byte that is not valid UTF-8 */
+  FENCI_KIND_INVALID,   /* one byte that is not valid UTF-8: always a token of its own */
   FENCI_KIND_OTHER
 };
 
@@ -231,7 +231,10 @@ typedef int (*fenci_token_cb)(void *ctx, const fenci_token *tok,
 /* Segments text (len bytes, any bytes; no NUL needed) and calls cb for each
  * token in input order.  Main tokens (those without FENCI_TOK_EXTRA) cover
  * the input exactly: their bytes, joined, are the input.  Any length works;
- * memory use is bounded independent of the text length.
+ * memory use is bounded independent of the text length, and time is linear
+ * in it.  No token joins an invalid byte, a control character, whitespace,
+ * a URL or an e-mail address to anything else, nor two different
+ * punctuation marks; the trained path makes no word of more than 64 units.
  * Not thread-safe on one tagger; use one tagger per thread. */
 FENCI_API fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len,
                                  fenci_token_cb cb, void *ctx);

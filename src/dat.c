@@ -471,6 +471,30 @@ static int dat_keycmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb) 
   return na < nb ? -1 : na > nb ? 1 : 0;
 }
 
+/* End of the group of keys in [s, hi) whose byte at depth is byte (keys[s]
+ * has it; the keys of [s, hi) share their first depth bytes and are
+ * sorted, so the group is a prefix of the range).  The last key is tried
+ * first, as a node with one child is the common case; otherwise galloping,
+ * then bisection.  Scanning the keys one by one instead costs a pass over
+ * every key at every depth of a long shared prefix, which for many keys is
+ * a cache miss per key and depth. */
+static size_t dat_group_end(const uint8_t *const *keys, size_t s, size_t hi, size_t depth, uint8_t byte) {
+  size_t lo = s + 1, step = 1, top;
+  if (keys[hi - 1][depth] == byte) return hi;
+  /* keys[hi - 1] differs: find the first key after s that differs */
+  while (lo + step < hi && keys[lo + step - 1][depth] == byte) {
+    lo += step;
+    step *= 2;
+  }
+  top = lo + step < hi ? lo + step : hi - 1; /* keys[top] differs or top is hi - 1 (differs) */
+  while (lo < top) {                         /* first differing key in [lo, top] */
+    size_t mid = lo + (top - lo) / 2;
+    if (keys[mid][depth] == byte) lo = mid + 1;
+    else top = mid;
+  }
+  return lo;
+}
+
 fenci_rc fc_dat_build(const fenci_alloc *a, const uint8_t *const *keys, const size_t *lens,
                       const uint32_t *values, size_t n, uint8_t **out, size_t *out_size) {
   dat_builder b;
@@ -521,8 +545,7 @@ fenci_rc fc_dat_build(const fenci_alloc *a, const uint8_t *const *keys, const si
     }
     while (s < job.hi) {
       uint8_t byte = keys[s][job.depth];
-      size_t e = s + 1;
-      while (e < job.hi && keys[e][job.depth] == byte) e++;
+      size_t e = dat_group_end(keys, s, job.hi, job.depth, byte);
       codes[k] = (uint16_t)(byte + 1);
       lo[k] = s;
       hi[k] = e;

@@ -234,6 +234,12 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
         lastk = k + 1;
         break;
       }
+    /* A token that straddles keep and starts more than the overlap before
+     * it is emitted too: otherwise a long token near the end would keep
+     * the next chunk from starting more than a few bytes later, and a line
+     * without breaks would take quadratic time.  Every soft-cut chunk so
+     * emits at least len - 2 * FC_CHUNK_OVERLAP bytes. */
+    if (lastk < nt && s->u[t->tok[lastk - 1].end - 1].end + FC_CHUNK_OVERLAP < keep) lastk++;
     if (lastk < nt) {
       nt = lastk;
       *used = s->u[t->tok[nt - 1].end - 1].end;

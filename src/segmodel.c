@@ -463,6 +463,26 @@ static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *
   }
 }
 
+/* Splits every word of more than FC_SEG_MAXWORD units into pieces of that
+ * many.  The longest word of the training corpora has 35 units; text
+ * without any break (a repeated pattern, a long run of one mark) can lead
+ * the model to one word of a whole chunk, which would make a useless token
+ * and hold back the chunker (fenci_segment) for no gain. */
+#define FC_SEG_MAXWORD 64
+
+static void fc_seg_cap_words(uint8_t *tags, size_t n) {
+  size_t i, from = 0;
+  for (i = 0; i < n; i++) {
+    if (tags[i] == FC_TAG_B || tags[i] == FC_TAG_S) from = i;
+    if (i - from == FC_SEG_MAXWORD) {
+      /* unit i (M or E) starts a new piece; units from..i-1 are B M.. M */
+      tags[i - 1] = FC_TAG_E;
+      tags[i] = tags[i] == FC_TAG_E ? FC_TAG_S : FC_TAG_B;
+      from = i;
+    }
+  }
+}
+
 /* Tags one run of units without whitespace, exactly as training sentences
  * (which never contain whitespace) are tagged: features see begin/end
  * padding at the run's ends. */
@@ -506,6 +526,7 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
   if (m->fused) {
     fc_seg_fused(m, s, u, n);
     fc_seg_viterbi(emis, n, m->trans, m->start, m->end, u, s->bp, tags);
+    fc_seg_cap_words(tags, n);
     return;
   }
   if ((t = m->t[FC_G_UNI]) != NULL) { /* unit i: block b of anchor i - off[b] = i+2 .. i-2 */
@@ -593,6 +614,7 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
     }
   }
   fc_seg_viterbi(emis, n, m->trans, m->start, m->end, u, s->bp, tags);
+  fc_seg_cap_words(tags, n);
 }
 
 fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
@@ -627,10 +649,13 @@ static int fc_seg_legal(int prev, int cur) {
   return open == cont;
 }
 
+#define FC_SEG_BREAK ((int64_t)1 << 52) /* above any forced word: the break rule always wins */
+
 static int64_t fc_seg_forcepen(const fc_unit *u, int k) {
-  if (u->force) return (int)u->force - 1 == k ? 0 : -FC_SEG_FORCED;
-  if (u->kind == FENCI_KIND_SPACE && k != FC_TAG_S) return -FC_SEG_FORCED;
-  return 0;
+  int64_t p = u->brk && (k == FC_TAG_M || k == FC_TAG_E) ? -FC_SEG_BREAK : 0;
+  if (u->force) return p + ((int)u->force - 1 == k ? 0 : -FC_SEG_FORCED);
+  if (u->kind == FENCI_KIND_SPACE && k != FC_TAG_S) return p - FC_SEG_FORCED;
+  return p;
 }
 
 void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const int32_t *start,
@@ -644,7 +669,7 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
   for (k = 0; k < 4; k++)
     sc[k] = (int64_t)start[k] + emis[k] + fc_seg_forcepen(&u[0], k) -
             ((k == FC_TAG_M || k == FC_TAG_E) ? FC_SEG_ILLEGAL : 0);
-  for (i = 1; i < n && !u[i].force && u[i].kind != FENCI_KIND_SPACE; i++) {
+  for (i = 1; i < n && !u[i].force && !u[i].brk && u[i].kind != FENCI_KIND_SPACE; i++) {
   }
   if (i == n) { /* no constraints: only the legal moves can win */
     int64_t tEB = tr[FC_TAG_E * 4 + FC_TAG_B], tSB = tr[FC_TAG_S * 4 + FC_TAG_B];
@@ -693,7 +718,7 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
       }
       bp[4 * i + k] = (uint8_t)bi;
       nsc[k] = b + e[k];
-      if (u[i].force || u[i].kind == FENCI_KIND_SPACE) nsc[k] += fc_seg_forcepen(&u[i], k);
+      if (u[i].force || u[i].brk || u[i].kind == FENCI_KIND_SPACE) nsc[k] += fc_seg_forcepen(&u[i], k);
     }
     mx = nsc[0];
     for (k = 1; k < 4; k++)

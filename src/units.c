@@ -49,22 +49,38 @@ static size_t fc_url_len(const uint8_t *s, size_t n) {
   return i;
 }
 
-/* Length of an e-mail address at s, or 0: local@domain.tld in ASCII. */
-static size_t fc_email_len(const uint8_t *s, size_t n) {
+/* Length of an e-mail address at s, or 0: local@domain.tld in ASCII.
+ * *floor (NULL: not used) is where the next address may start at the
+ * earliest: a failed scan from s stopped at the first byte that cannot be
+ * in a local part, and every start between s and that byte stops there too
+ * and fails the same way, so it is not scanned again.  Without this, a long
+ * run of local-part bytes without '@' ("a+a+a+...", "1..1..") is scanned
+ * again from each of its positions: quadratic. */
+static size_t fc_email_len(const uint8_t *s, size_t n, const uint8_t **floor) {
   size_t i = 0, at, dot = 0;
+  if (floor && s < *floor) return 0;
   while (i < n && (fc_is_alnum_ascii(s[i]) || s[i] == '.' || s[i] == '_' || s[i] == '%' || s[i] == '+' || s[i] == '-'))
     i++;
-  if (i == 0 || i >= n || s[i] != '@' || !fc_is_alnum_ascii(s[0])) return 0;
+  if (i == 0 || i >= n || s[i] != '@' || !fc_is_alnum_ascii(s[0])) {
+    /* a bad first byte fails only this start */
+    if (floor) *floor = s + (i > 0 && fc_is_alnum_ascii(s[0]) ? i : 1);
+    return 0;
+  }
   at = i++;
   while (i < n && (fc_is_alnum_ascii(s[i]) || s[i] == '-' || (s[i] == '.' && i + 1 < n && fc_is_alnum_ascii(s[i + 1])))) {
     if (s[i] == '.') dot = i;
     i++;
   }
-  if (!dot || dot <= at + 1 || i - dot < 3) return 0;
+  if (!dot || dot <= at + 1 || i - dot < 3) {
+    /* every later start before the '@' reaches the same domain */
+    if (floor) *floor = s + at;
+    return 0;
+  }
   return i;
 }
 
-size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uint32_t *cpp) {
+size_t fc_unit_len_from(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uint32_t *cpp,
+                        const uint8_t **mail_floor) {
   uint32_t cp, cp2;
   size_t l, l2, i;
   int cls = fc_cls_at(s, n, &l, &cp), c2;
@@ -108,7 +124,7 @@ size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uin
       break;
     }
     if (cls == FC_C_DIGIT && i < n && (s[i] == '@' || s[i] == '.')) {
-      size_t e = fc_email_len(s, n);
+      size_t e = fc_email_len(s, n, mail_floor);
       if (e > i) {
         *kind = FENCI_KIND_EMAIL;
         return e;
@@ -123,7 +139,7 @@ size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uin
         *kind = FENCI_KIND_URL;
         return e;
       }
-      e = fc_email_len(s, n);
+      e = fc_email_len(s, n, mail_floor);
       if (e) {
         *kind = FENCI_KIND_EMAIL;
         return e;
@@ -153,6 +169,10 @@ size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uin
     return i;
   case FC_C_PUNCT:
   case FC_C_CJKPUNCT:
+    if (cp >= 0x80 && cp <= 0x9F) { /* a C1 control character: never joined (the break rule) */
+      *kind = FENCI_KIND_OTHER;
+      return l;
+    }
     /* a run of the same mark is one unit: —— …… !!! */
     i = l;
     while (i + l <= n && memcmp(s + i, s, l) == 0) i += l;
@@ -162,6 +182,10 @@ size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *clsp, uin
     *kind = FENCI_KIND_OTHER;
     return l;
   }
+}
+
+size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *cls, uint32_t *cp) {
+  return fc_unit_len_from(s, n, kind, cls, cp, NULL);
 }
 
 void fc_scan_free(fc_scan *s, const fenci_alloc *a) {
@@ -215,6 +239,8 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
     fc_dat_match mt = take_user ? um[q++] : lm[p++];
     uint32_t j = fc_scan_unit_ending(s, i, start + mt.len);
     if (j == (uint32_t)-1) continue;
+    /* inside a run of Han units there is no break */
+    if (j + 1 - i > s->u[i].run && fc_scan_crosses_break(s->u, i, j + 1)) continue;
     if (take_user) {
       const fc_uword *w;
       if (mt.value >= d->n_final) continue;
@@ -245,6 +271,10 @@ static int fc_scan_unknown(fc_scan *s, const fenci_model *m, size_t i, const fen
 fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
                        const fenci_alloc *a) {
   size_t pos = 0;
+  const uint8_t *mail_floor = text;
+  /* the previous unit, for the break rule (fc_unit.brk) */
+  int prev_hard = 0;     /* it was an invalid byte or a control character */
+  uint32_t prev_mark = 0; /* its first code point when it was punctuation, else 0 */
   s->n = 0;
   s->ne = 0;
   s->nbn = 0;
@@ -282,6 +312,9 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
       u->kind = FENCI_KIND_WORD;
       u->lb = u->le = u->lm = u->force = u->run = 0;
       u->h3 = 1;
+      u->brk = (uint8_t)prev_hard;
+      prev_hard = 0;
+      prev_mark = 0;
       o[0] = (uint8_t)(0xE0 | (ncp >> 12));
       o[1] = (uint8_t)(0x80 | ((ncp >> 6) & 0x3F));
       o[2] = (uint8_t)(0x80 | (ncp & 0x3F));
@@ -299,11 +332,15 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
       kind = FENCI_KIND_WORD;
       cls = (uint8_t)(cp >= 0x4E00 ? FC_C_HAN : fc_char_class(cp));
     } else {
-      l = fc_unit_len(t, len - pos, &kind, &cls, &cp);
       /* The trained model sees each punctuation mark on its own: standards
        * differ on runs (PKU keeps "——" whole, MSR splits "---"), and the
-       * model learns its corpus's choice.  Chosen on dev: MSR dev F1 +0.3. */
-      if (feats && kind == FENCI_KIND_PUNCT) l = fc_utf8_decode(t, len - pos, &cp);
+       * model learns its corpus's choice.  Chosen on dev: MSR dev F1 +0.3.
+       * The run is not measured then: measuring it from each of its marks
+       * would be quadratic in its length. */
+      l = fc_utf8_decode(t, len - pos, &cp);
+      cls = (uint8_t)fc_char_class(cp);
+      if (feats && (cls == FC_C_PUNCT || cls == FC_C_CJKPUNCT) && !(cp >= 0x80 && cp <= 0x9F)) kind = FENCI_KIND_PUNCT;
+      else l = fc_unit_len_from(t, len - pos, &kind, &cls, &cp, &mail_floor);
     }
     memset(u, 0, sizeof *u);
     u->start = (uint32_t)pos;
@@ -342,6 +379,17 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
     if (feats) u->cp = (kind == FENCI_KIND_WORD || kind == FENCI_KIND_PUNCT || kind == FENCI_KIND_OTHER) ? ncp : 0;
     else if (cls == FC_C_HAN) u->cp = ncp;
     u->h3 = cls == FC_C_HAN && ncp >= FC_UNK_LO && ncp <= FC_UNK_HI;
+    {
+      /* the break rule: what no token may join (see fc_unit.brk) */
+      int hard = kind == FENCI_KIND_INVALID || kind == FENCI_KIND_URL || kind == FENCI_KIND_EMAIL || cp < 0x20 ||
+                 (cp >= 0x7F && cp <= 0x9F);
+      uint32_t mark = kind == FENCI_KIND_PUNCT ? cp : 0;
+      u->brk = (uint8_t)(s->n > 0 && (hard || prev_hard || (mark && prev_mark && mark != prev_mark)));
+      prev_hard = hard;
+      /* a number may end in a percent sign, which is a mark too */
+      if (kind == FENCI_KIND_NUMBER) mark = t[l - 1] == '%' ? '%' : (l >= 3 && memcmp(t + l - 3, "\xef\xbc\x85", 3) == 0) ? 0xFF05 : 0;
+      prev_mark = mark;
+    }
     s->n++;
     pos += l;
   }
@@ -363,6 +411,7 @@ void fc_scan_lexfeats(fc_scan *s, const fenci_model *m) {
       uint8_t lc;
       if (j == (uint32_t)-1 || lm[k].value >= m->n_words) continue;
       l = j + 1 - (uint32_t)i;
+      if (l > run && fc_scan_crosses_break(u, i, j + 1)) continue;
       lc = (uint8_t)(l > FC_LEX_CAP ? FC_LEX_CAP : l);
       if (lc > u[i].lb) u[i].lb = lc;
       if (lc > u[j].le) u[j].le = lc;

@@ -28,7 +28,22 @@ typedef struct fc_unit {
                      * code point in cp), where the lexicon's per-character
                      * tables apply */
   uint8_t run;      /* number of h3 units from this one on, at most 255 (fc_scan_run) */
+  uint8_t brk;      /* 1: no token joins this unit to the one before (the break rule) */
 } fc_unit;
+
+/* The break rule, kept by every segmenter and mode: a token never joins
+ * an invalid byte, a control character (C0 or C1, other than whitespace),
+ * a whitespace run, a URL or an e-mail address to anything, nor two
+ * different punctuation marks
+ * ("。”" is two tokens, "——" may be one).  Punctuation may join letters,
+ * digits and Han characters ("１／３", "２６℃", "乔治·布什", "二○○○年"),
+ * as the training corpora do. */
+static inline int fc_scan_crosses_break(const fc_unit *u, size_t from, size_t to) {
+  size_t k;
+  for (k = from + 1; k < to; k++)
+    if (u[k].brk) return 1;
+  return 0;
+}
 
 /* BMES tags used by the char-tagging model and the force field. */
 enum { FC_TAG_B = 0, FC_TAG_M = 1, FC_TAG_E = 2, FC_TAG_S = 3 };
@@ -115,5 +130,10 @@ typedef struct fc_unk {
 
 /* Length in bytes of the unit (atom or character) starting at text[0]. */
 size_t fc_unit_len(const uint8_t *text, size_t len, uint8_t *kind, uint8_t *cls, uint32_t *cp);
+/* Same; *mail_floor (NULL: none) is where an e-mail address may start at
+ * the earliest, moved on by failed scans, so that a scan over one chunk
+ * stays linear.  Start it at the chunk's first byte. */
+size_t fc_unit_len_from(const uint8_t *text, size_t len, uint8_t *kind, uint8_t *cls, uint32_t *cp,
+                        const uint8_t **mail_floor);
 
 #endif

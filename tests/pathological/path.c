@@ -1,16 +1,23 @@
 /* path.c - pathological inputs that catch super-linear behaviour (O(n^2)
- * lattices, rescans, quadratic buffer growth).  Each case is timed at 1 MB
- * and at 10 MB (the minimum of a few runs) and the ratio of the two must stay
- * below 15; no absolute time is ever checked, so slow or busy machines pass.
+ * lattices, rescans from every position, a chunker that stops advancing,
+ * quadratic buffer growth).
  *
- * Cases: one repeated character; Han text without punctuation; one line of
- * a million tokens ("a " repeated); invalid UTF-8; and a lexicon of 10k words
- * sharing a long prefix (compiled at 1k and 10k words, and text made of
- * those words segmented with it).
+ * Each input is one line without a newline, at 1 MB and at 10 MB, segmented
+ * with every model given, in every mode (default, search, all; with and
+ * without FENCI_OPT_FAST on a trained model).  Time is the CPU time of the
+ * thread (other processes do not inflate it), the minimum of several runs.
+ * A case fails when time(10 MB) / time(1 MB) > 12 (linear is 10) after three
+ * attempts, or when 10 MB takes more than 10 s (slower than 1 MB/s).  The
+ * lexicon compiler is timed at 10k, 31.6k and 100k words sharing a long
+ * prefix; the growth exponent fitted to the three (1 is linear, n log n
+ * about 1.1, quadratic 2) must stay below 1.25.
  *
- * usage: path [-l] [-x SCALE] MODEL.fenci...   (SCALE divides the sizes, for
- * slow sanitizer builds; the 1:10 ratio is kept; -l: every case on trained
- * models too) */
+ * usage: path [-x SCALE] [-j THREADS] MODEL.fenci...
+ *   SCALE divides the sizes, for slow sanitizer builds (the absolute
+ *   1 MB/s floor is then not checked); THREADS (default 2) time cases in
+ *   parallel, each with its own taggers. */
+#include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +27,13 @@
 #include "fenci.h"
 
 #define PT_MB (1024 * 1024)
-#define PT_LIMIT 15.0
+#define PT_RATIO 12.0
+#define PT_SECS_PER_10MB 10.0
+#define PT_EXPONENT 1.25
 
-static int pt_failures;
 static size_t pt_scale = 1;
-static int pt_long;
 
-/* CPU time of this thread: other processes on a shared machine do not
- * inflate it the way they inflate wall-clock time. */
+/* CPU time of this thread. */
 static double pt_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -42,263 +48,390 @@ static int pt_count(void *ctx, const fenci_token *tok, const char *form, size_t 
   return 0;
 }
 
-/* Fills n bytes by repeating unit (cut at a unit boundary). */
-static char *pt_repeat(const char *unit, size_t ul, size_t n, size_t *len) {
-  char *t = malloc(n + ul);
-  size_t k = 0;
-  if (!t) abort();
+static char *pt_alloc(size_t n) {
+  char *t = malloc(n + 64);
+  if (!t) {
+    fprintf(stderr, "path: out of memory\n");
+    exit(2);
+  }
+  return t;
+}
+
+static uint64_t pt_rand(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+/* Generators: n bytes (or a little less, cut at a piece boundary). */
+typedef size_t (*pt_gen)(char *t, size_t n, const char *arg);
+
+static size_t pt_repeat(char *t, size_t n, const char *unit) {
+  size_t ul = strlen(unit), k = 0;
   while (k + ul <= n) {
     memcpy(t + k, unit, ul);
     k += ul;
   }
-  *len = k;
-  return t;
+  return k;
 }
 
 /* Han text without punctuation: words and characters in pseudo-random order. */
-static char *pt_han(size_t n, size_t *len) {
+static size_t pt_han(char *t, size_t n, const char *arg) {
   static const char *const w[] = {"中华人民共和国", "大学生", "研究", "生命", "起源", "南京市", "长江大桥", "北京",
                                   "我们", "的", "是", "和尚", "未", "结婚", "自然语言", "处理", "工具", "一个",
                                   "龘", "靐", "齉", "爨", "中", "国", "人", "民", "一一"};
-  char *t = malloc(n + 32);
   size_t k = 0;
   uint64_t x = 88172645463325252ull;
-  if (!t) abort();
+  (void)arg;
   for (;;) {
-    const char *s;
-    size_t l;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    s = w[x % (sizeof w / sizeof w[0])];
-    l = strlen(s);
+    const char *s = w[pt_rand(&x) % (sizeof w / sizeof w[0])];
+    size_t l = strlen(s);
     if (k + l > n) break;
     memcpy(t + k, s, l);
     k += l;
   }
-  *len = k;
-  return t;
+  return k;
 }
 
-static char *pt_invalid(size_t n, size_t *len) {
-  char *t = malloc(n);
+/* Random bytes biased to lead bytes without continuations, stray
+ * continuations and some ASCII. */
+static size_t pt_invalid(char *t, size_t n, const char *arg) {
   size_t k;
   uint64_t x = 0x1234567ull;
-  if (!t) abort();
+  (void)arg;
   for (k = 0; k < n; k++) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    /* lead bytes without continuations, stray continuations, some ASCII */
-    t[k] = (char)(x % 3 == 0 ? 0x80 + (x >> 8) % 64 : x % 3 == 1 ? 0xE4 + (x >> 8) % 12 : 'a' + (x >> 8) % 3);
+    uint64_t r = pt_rand(&x);
+    t[k] = (char)(r % 3 == 0 ? 0x80 + (r >> 8) % 64 : r % 3 == 1 ? 0xE4 + (r >> 8) % 12 : 'a' + (r >> 8) % 3);
   }
-  *len = n;
-  return t;
+  return n;
 }
 
-typedef char *(*pt_gen)(size_t n, size_t *len, const void *arg);
+/* Runs of one punctuation mark, 1 to 4096 long, of ASCII, CJK and
+ * full-width marks in turn. */
+static size_t pt_punct_runs(char *t, size_t n, const char *arg) {
+  static const char *const marks[] = {"-", ".", "!", "=", "—", "…", "。", "，", "！", "～", "·", "*"};
+  size_t k = 0;
+  uint64_t x = 0xfeedfaceull;
+  (void)arg;
+  for (;;) {
+    const char *s = marks[pt_rand(&x) % (sizeof marks / sizeof marks[0])];
+    size_t l = strlen(s), run = 1 + (size_t)(pt_rand(&x) % 4096), i;
+    if (k + l * run > n) break;
+    for (i = 0; i < run; i++, k += l) memcpy(t + k, s, l);
+  }
+  return k;
+}
 
-/* Minimum segmentation time of text over `runs` runs. */
-static double pt_time_segment(const fenci_model *m, unsigned opts, const char *text, size_t len, int runs,
-                              size_t *ntok) {
+static size_t pt_rep_gen(char *t, size_t n, const char *arg) { return pt_repeat(t, n, arg); }
+
+#define PT_PREFIX "中华人民共和国国务院关于进一步加强和改进新形势下大学生思想政治教育工作的若干意见与实施细则第"
+
+/* The words of the shared-prefix lexicon (pt_prefix_lexicon) glued
+ * together, cycling through the first 10k. */
+static size_t pt_prefix_words(char *t, size_t n, const char *arg) {
+  size_t k = 0, i = 0;
+  char w[256];
+  (void)arg;
+  for (;; i = (i + 1) % 10000) {
+    int l = snprintf(w, sizeof w, "%s%zu条", PT_PREFIX, i);
+    if (k + (size_t)l > n) break;
+    memcpy(t + k, w, (size_t)l);
+    k += (size_t)l;
+  }
+  return k;
+}
+
+typedef struct pt_input {
+  const char *name;
+  pt_gen gen;
+  const char *arg;
+  char *big;              /* 10 MB */
+  size_t small_len, big_len; /* the 1 MB inputs are slices of big */
+} pt_input;
+
+static pt_input pt_inputs[] = {
+    {"one repeated character (的)", pt_rep_gen, "的", 0, 0, 0},
+    {"one repeated character (一)", pt_rep_gen, "一", 0, 0, 0},
+    {"Han text without punctuation", pt_han, NULL, 0, 0, 0},
+    {"news text as one line", pt_rep_gen,
+     "1814年4月6日，拿破仑在枫丹白露宫签署了退位诏书。外交大臣科兰古连夜赶回巴黎，与联军代表反复谈判，"
+     "最终为皇帝争取到了厄尔巴岛的统治权。近卫军仍有16000名士兵，约22万发炮弹；国债上涨了3.5%。",
+     0, 0, 0},
+    {"two characters with a stop (中.)", pt_rep_gen, "中.", 0, 0, 0},
+    {"'a ' tokens", pt_rep_gen, "a ", 0, 0, 0},
+    {"'a+' (e-mail local part)", pt_rep_gen, "a+", 0, 0, 0},
+    {"'1..'", pt_rep_gen, "1..", 0, 0, 0},
+    {"'a..'", pt_rep_gen, "a..", 0, 0, 0},
+    {"'a--'", pt_rep_gen, "a--", 0, 0, 0},
+    {"'a@' (e-mail without domain)", pt_rep_gen, "a@", 0, 0, 0},
+    {"percent-encoded text", pt_rep_gen, "%E4%B8%AD%E6%96%87", 0, 0, 0},
+    {"one punctuation run (-)", pt_rep_gen, "-", 0, 0, 0},
+    {"one punctuation run (…)", pt_rep_gen, "…", 0, 0, 0},
+    {"punctuation runs, mixed", pt_punct_runs, NULL, 0, 0, 0},
+    {"invalid UTF-8", pt_invalid, NULL, 0, 0, 0},
+    {"URL-like run (http://a.b/...)", pt_rep_gen, "http://a.b/", 0, 0, 0},
+    {"prefix-sharing words glued", pt_prefix_words, NULL, 0, 0, 0},
+};
+#define PT_NINPUTS (sizeof pt_inputs / sizeof pt_inputs[0])
+
+typedef struct pt_job {
+  const fenci_model *m;
+  const char *mname;
+  unsigned opts;
+  const pt_input *in;
+  /* results */
+  double t1, t10, ratio;
+  size_t n1, n10;
+  int failed;
+  char note[64];
+} pt_job;
+
+/* Minimum segmentation time of len bytes over runs runs.  Run r reads the
+ * r-th slice of len bytes of text (which holds at least runs * len), so
+ * that no run finds its input in the cache: a 1 MB input read again and
+ * again stays in the cache, a 10 MB one does not, and the ratio of the two
+ * would then measure the cache rather than the algorithm. */
+static double pt_time_segment(fenci_tagger *t, const char *text, size_t text_len, size_t len, int runs, size_t *ntok,
+                              int *err) {
   double best = 1e30;
   int r;
-  fenci_tagger *t = NULL;
-  if (fenci_tagger_new(&t, m, opts) != FENCI_OK) abort();
-  for (r = 0; r < runs; r++) {
-    size_t n = 0;
-    double t0 = pt_now(), dt;
-    if (fenci_segment(t, text, len, pt_count, &n) != FENCI_OK) {
-      fprintf(stderr, "FAIL: segmentation failed\n");
-      pt_failures++;
-    }
+  double spent = 0;
+  /* at least runs runs, more while they took under 50 ms in all (timer
+   * and scheduling noise weigh on a run of a millisecond), at most 15 */
+  for (r = 0; r < runs || (spent < 0.05 && r < 15); r++) {
+    size_t slices = text_len / len, n = 0, off = (size_t)r % slices * len;
+    double t0, dt;
+    while (off > 0 && ((unsigned char)text[off] & 0xC0) == 0x80) off--; /* a character start */
+    t0 = pt_now();
+    if (fenci_segment(t, text + off, len, pt_count, &n) != FENCI_OK) *err = 1;
     dt = pt_now() - t0;
+    spent += dt;
     if (dt < best) best = dt;
     *ntok = n;
   }
-  fenci_tagger_free(t);
   return best;
 }
 
-typedef struct pt_case {
-  const char *name;
-  char *small, *big;
-  size_t small_len, big_len;
-} pt_case;
-
-static void pt_report(const char *name, const char *model, double t1, double t10, size_t n1, size_t n10) {
-  double ratio = t10 / (t1 > 1e-6 ? t1 : 1e-6);
-  printf("  %-36s %-22s 1MB %8.4fs (%8zu tok)  10MB %8.4fs (%9zu tok)  ratio %5.1f%s\n", name, model, t1, n1, t10,
-         n10, ratio, ratio < PT_LIMIT ? "" : "  <-- TOO SLOW");
-  fflush(stdout);
-  if (ratio >= PT_LIMIT) pt_failures++;
-}
-
-static void pt_run(const pt_case *c, const fenci_model *m, const char *mname, unsigned opts) {
-  size_t n1 = 0, n10 = 0;
-  double t1, t10;
-  int attempt;
-  /* a busy (shared) machine gets up to two more tries; the minimum over all
-   * runs is kept, which is the time least disturbed by other processes */
-  t1 = t10 = 1e30;
-  for (attempt = 0; attempt < 3; attempt++) {
-    double a1 = pt_time_segment(m, opts, c->small, c->small_len, 7, &n1);
-    double a10 = pt_time_segment(m, opts, c->big, c->big_len, 2, &n10);
-    if (a1 < t1) t1 = a1;
-    if (a10 < t10) t10 = a10;
-    if (t10 / (t1 > 1e-6 ? t1 : 1e-6) < PT_LIMIT) break;
+static void pt_run_job(pt_job *j) {
+  fenci_tagger *t = NULL;
+  int attempt, err = 0;
+  j->t1 = j->t10 = 1e30;
+  if (fenci_tagger_new(&t, j->m, j->opts) != FENCI_OK) {
+    j->failed = 1;
+    snprintf(j->note, sizeof j->note, "tagger_new failed");
+    return;
   }
-  pt_report(c->name, mname, t1, t10, n1, n10);
+  /* the minimum over all runs is the time least disturbed by other load;
+   * a failing ratio gets two more attempts with more runs */
+  for (attempt = 0; attempt < 3; attempt++) {
+    double a1 = pt_time_segment(t, j->in->big, j->in->big_len, j->in->small_len, 3 + 2 * attempt, &j->n1, &err);
+    double a10 = pt_time_segment(t, j->in->big, j->in->big_len, j->in->big_len, 1 + attempt, &j->n10, &err);
+    if (a1 < j->t1) j->t1 = a1;
+    if (a10 < j->t10) j->t10 = a10;
+    j->ratio = j->t10 / (j->t1 > 1e-6 ? j->t1 : 1e-6);
+    if (j->ratio <= PT_RATIO) break;
+  }
+  fenci_tagger_free(t);
+  if (err) {
+    j->failed = 1;
+    snprintf(j->note, sizeof j->note, "segmentation failed");
+  } else if (j->ratio > PT_RATIO) {
+    j->failed = 1;
+    snprintf(j->note, sizeof j->note, "<-- super-linear");
+  } else if (pt_scale == 1 && j->t10 > PT_SECS_PER_10MB) {
+    j->failed = 1;
+    snprintf(j->note, sizeof j->note, "<-- slower than 1 MB/s");
+  }
 }
 
-/* The shared-prefix lexicon: n words = 60 Han characters + a distinct tail. */
+typedef struct pt_pool {
+  pt_job *jobs;
+  size_t n, next;
+  pthread_mutex_t mu;
+} pt_pool;
+
+static void *pt_worker(void *arg) {
+  pt_pool *p = arg;
+  for (;;) {
+    size_t k;
+    pthread_mutex_lock(&p->mu);
+    k = p->next++;
+    pthread_mutex_unlock(&p->mu);
+    if (k >= p->n) return NULL;
+    pt_run_job(&p->jobs[k]);
+  }
+}
+
+static const char *pt_mode_name(unsigned opts) {
+  static const char *const names[] = {"default", "search", "all"};
+  static const char *const fast[] = {"fast", "fast search", "fast all"};
+  return (opts & FENCI_OPT_FAST ? fast : names)[opts & FENCI_MODE_MASK];
+}
+
+/* ------------------------------------------------------------- compile */
+
+/* n words = a prefix of 46 Han characters + a distinct tail */
 static char *pt_prefix_lexicon(size_t nwords, size_t *len) {
-  static const char pre[] = "中华人民共和国国务院关于进一步加强和改进新形势下大学生思想政治教育工作的若干意见与实施细则第";
-  size_t cap = nwords * (sizeof pre + 40), k = 0, i;
-  char *t = malloc(cap);
-  if (!t) abort();
-  for (i = 0; i < nwords; i++) k += (size_t)snprintf(t + k, cap - k, "%s%zu条 %zu\n", pre, i, 1 + i % 97);
+  size_t cap = nwords * (sizeof PT_PREFIX + 40), k = 0, i;
+  char *t = pt_alloc(cap);
+  for (i = 0; i < nwords; i++) k += (size_t)snprintf(t + k, cap - k, "%s%zu条 %zu\n", PT_PREFIX, i, 1 + i % 97);
   *len = k;
   return t;
 }
 
-static double pt_time_compile(const char *src, size_t len, int runs, void **img, size_t *img_len) {
+static double pt_time_compile(const char *src, size_t len, int runs, int *err) {
   double best = 1e30;
   int r;
   for (r = 0; r < runs; r++) {
     double t0 = pt_now(), dt;
     void *out = NULL;
     size_t ol = 0;
-    if (fenci_lexicon_compile(src, len, &out, &ol, NULL, NULL, 0) != FENCI_OK) {
-      fprintf(stderr, "FAIL: prefix lexicon does not compile\n");
-      pt_failures++;
-      return 0;
-    }
+    if (fenci_lexicon_compile(src, len, &out, &ol, NULL, NULL, 0) != FENCI_OK) *err = 1;
     dt = pt_now() - t0;
     if (dt < best) best = dt;
-    if (r + 1 == runs && img) {
-      *img = out;
-      *img_len = ol;
-    } else {
-      fenci_free(NULL, out);
-    }
+    fenci_free(NULL, out);
   }
   return best;
 }
 
-static void pt_prefix_case(void) {
-  size_t l1, l10, il = 0;
-  /* compile time is timed at 10k and 100k words: sorting makes it n log n, so
-   * it gets a limit of 20 (n log n predicts 12.5, quadratic 100); the text
-   * below is segmented with the 10k-word lexicon */
-  size_t l100;
-  char *s1 = pt_prefix_lexicon(10000 / pt_scale, &l1), *s10 = pt_prefix_lexicon(100000 / pt_scale, &l100);
-  void *img = NULL;
-  double t1 = pt_time_compile(s1, l1, 3, &img, &il), t10 = pt_time_compile(s10, l100, 2, NULL, NULL);
-  fenci_model *m = NULL;
-  pt_case c;
-  printf("  %-36s %-22s 10k %8.4fs               100k %8.4fs                  ratio %5.1f%s\n",
-         "compile words with a shared prefix", "(compile)", t1, t10, t10 / (t1 > 1e-6 ? t1 : 1e-6),
-         t10 / (t1 > 1e-6 ? t1 : 1e-6) < 20 ? "" : "  <-- TOO SLOW");
-  if (t10 / (t1 > 1e-6 ? t1 : 1e-6) >= 20) pt_failures++;
-  free(s10);
-  s10 = s1;
-  l10 = l1;
-  if (!img || fenci_model_from_buffer(&m, img, il, NULL, NULL, 0) != FENCI_OK) {
-    fprintf(stderr, "FAIL: prefix lexicon does not load\n");
-    pt_failures++;
-    return;
+/* Least-squares slope of log t over log n. */
+static double pt_exponent(const double *n, const double *t, int k) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int i;
+  for (i = 0; i < k; i++) {
+    double x = log(n[i]), y = log(t[i] > 1e-7 ? t[i] : 1e-7);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
   }
-  /* text: the lexicon's words glued together without separators */
-  {
-    size_t i, k;
-    char *w = malloc(l10);
-    if (!w) abort();
-    for (i = 0, k = 0; i < l10; i++) {
-      if (s10[i] == ' ') {
-        while (i < l10 && s10[i] != '\n') i++;
-        continue;
-      }
-      if (s10[i] != '\n') w[k++] = s10[i];
+  return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+static int pt_compile_case(void) {
+  const double words[3] = {10000, 31623, 100000};
+  double t[3], e = 0;
+  int attempt, i, err = 0;
+  char *src[3];
+  size_t len[3];
+  for (i = 0; i < 3; i++) src[i] = pt_prefix_lexicon((size_t)words[i] / pt_scale, &len[i]);
+  for (i = 0; i < 3; i++) t[i] = 1e30;
+  for (attempt = 0; attempt < 3; attempt++) {
+    for (i = 0; i < 3; i++) {
+      double x = pt_time_compile(src[i], len[i], 3 + 2 * attempt, &err);
+      if (x < t[i]) t[i] = x;
     }
-    if (k > PT_MB / pt_scale / 4) k = PT_MB / pt_scale / 4; /* a quarter of the small text, so both sizes repeat it */
-    while (k > 0 && ((unsigned char)w[k] & 0xC0) == 0x80) k--;
-    c.name = "prefix-sharing words, no separators";
-    c.small = pt_repeat(w, k, PT_MB / pt_scale, &c.small_len);
-    c.big = pt_repeat(w, k, 10 * PT_MB / pt_scale, &c.big_len);
-    pt_run(&c, m, "prefix lexicon", FENCI_MODE_DEFAULT);
-    pt_run(&c, m, "prefix lexicon, all", FENCI_MODE_ALL);
-    free(c.small);
-    free(c.big);
-    free(w);
+    e = pt_exponent(words, t, 3);
+    if (e < PT_EXPONENT) break;
   }
-  fenci_model_free(m);
-  fenci_free(NULL, img);
-  free(s1);
+  printf("  %-34s 10k %.4fs  31.6k %.4fs  100k %.4fs  exponent %.2f (limit %.2f)%s\n",
+         "compile words with a shared prefix", t[0], t[1], t[2], e, PT_EXPONENT,
+         err ? "  <-- compile failed" : e < PT_EXPONENT ? "" : "  <-- super-linear");
+  for (i = 0; i < 3; i++) free(src[i]);
+  return err || e >= PT_EXPONENT;
 }
 
 int main(int argc, char **argv) {
-  pt_case cases[6];
-  size_t nc = 0, i;
-  int a = 1;
+  fenci_model *models[32];
+  const char *names[32];
+  size_t nm = 0, nj = 0, i, k;
+  int a = 1, threads = 2, failures = 0;
+  pt_job *jobs;
+  pt_pool pool;
+  pthread_t th[8];
+  void *prefix_img = NULL;
   for (;;) {
     if (a + 1 < argc && strcmp(argv[a], "-x") == 0) {
       pt_scale = (size_t)strtoul(argv[a + 1], NULL, 10);
       if (pt_scale == 0) pt_scale = 1;
       a += 2;
-    } else if (a < argc && strcmp(argv[a], "-l") == 0) {
-      pt_long = 1;
-      a++;
+    } else if (a + 1 < argc && strcmp(argv[a], "-j") == 0) {
+      threads = atoi(argv[a + 1]);
+      if (threads < 1) threads = 1;
+      if (threads > 8) threads = 8;
+      a += 2;
     } else {
       break;
     }
   }
-  printf("pathological inputs (ratio of 10 MB to 1 MB time must be < %.0f; sizes / %zu):\n", PT_LIMIT, pt_scale);
-  cases[nc].name = "one repeated character (的)";
-  cases[nc].small = pt_repeat("的", 3, PT_MB / pt_scale, &cases[nc].small_len);
-  cases[nc].big = pt_repeat("的", 3, 10 * PT_MB / pt_scale, &cases[nc].big_len);
-  nc++;
-  cases[nc].name = "one repeated character (一, in 一一)";
-  cases[nc].small = pt_repeat("一", 3, PT_MB / pt_scale, &cases[nc].small_len);
-  cases[nc].big = pt_repeat("一", 3, 10 * PT_MB / pt_scale, &cases[nc].big_len);
-  nc++;
-  cases[nc].name = "Han text without punctuation";
-  cases[nc].small = pt_han(PT_MB / pt_scale, &cases[nc].small_len);
-  cases[nc].big = pt_han(10 * PT_MB / pt_scale, &cases[nc].big_len);
-  nc++;
-  cases[nc].name = "one line of 'a ' tokens";
-  cases[nc].small = pt_repeat("a ", 2, PT_MB / pt_scale, &cases[nc].small_len);
-  cases[nc].big = pt_repeat("a ", 2, 10 * PT_MB / pt_scale, &cases[nc].big_len);
-  nc++;
-  cases[nc].name = "invalid UTF-8";
-  cases[nc].small = pt_invalid(PT_MB / pt_scale, &cases[nc].small_len);
-  cases[nc].big = pt_invalid(10 * PT_MB / pt_scale, &cases[nc].big_len);
-  nc++;
-  for (; a < argc; a++) {
-    fenci_model *m = NULL;
+  for (; a < argc && nm < 31; a++) {
     char err[256];
     const char *base = strrchr(argv[a], '/') ? strrchr(argv[a], '/') + 1 : argv[a];
-    if (fenci_model_open(&m, argv[a], NULL, err, sizeof err) != FENCI_OK) {
+    if (fenci_model_open(&models[nm], argv[a], NULL, err, sizeof err) != FENCI_OK) {
       fprintf(stderr, "FAIL: %s\n", err);
-      pt_failures++;
+      failures++;
       continue;
     }
-    for (i = 0; i < nc; i++) {
-      /* the trained path is ~10x slower: only two cases unless -l */
-      if (fenci_model_has_weights(m) && !pt_long && i != 0 && i != 2) continue;
-      pt_run(&cases[i], m, base, FENCI_MODE_DEFAULT);
-      if (i < 3 && (pt_long || !fenci_model_has_weights(m)))
-        pt_run(&cases[i], m, fenci_model_has_weights(m) ? "(search, trained)" : "(search)", FENCI_MODE_SEARCH);
+    names[nm++] = base;
+  }
+  {
+    /* the shared-prefix lexicon as a model of its own */
+    size_t sl, il = 0;
+    char *src = pt_prefix_lexicon(10000, &sl);
+    void *img = NULL;
+    if (fenci_lexicon_compile(src, sl, &img, &il, NULL, NULL, 0) != FENCI_OK ||
+        fenci_model_from_buffer(&models[nm], img, il, NULL, NULL, 0) != FENCI_OK) {
+      fprintf(stderr, "FAIL: the prefix lexicon does not compile or load\n");
+      failures++;
+    } else {
+      names[nm++] = "prefix-lexicon";
     }
-    fenci_model_free(m);
+    prefix_img = img;
+    free(src);
   }
-  pt_prefix_case();
-  for (i = 0; i < nc; i++) {
-    free(cases[i].small);
-    free(cases[i].big);
+  for (i = 0; i < PT_NINPUTS; i++) {
+    pt_input *in = &pt_inputs[i];
+    in->big = pt_alloc(10 * PT_MB / pt_scale);
+    in->big_len = in->gen(in->big, 10 * PT_MB / pt_scale, in->arg);
+    in->small_len = PT_MB / pt_scale; /* slices of big (pt_time_segment) */
   }
-  if (pt_failures) {
-    printf("pathological: %d failures\n", pt_failures);
+  jobs = calloc(nm * PT_NINPUTS * 6 + 1, sizeof *jobs);
+  if (!jobs) return 2;
+  for (k = 0; k < nm; k++) {
+    static const unsigned opts[6] = {FENCI_MODE_DEFAULT, FENCI_MODE_SEARCH, FENCI_MODE_ALL,
+                                     FENCI_OPT_FAST, FENCI_OPT_FAST | FENCI_MODE_SEARCH,
+                                     FENCI_OPT_FAST | FENCI_MODE_ALL};
+    size_t no = fenci_model_has_weights(models[k]) ? 6 : 3, o;
+    for (i = 0; i < PT_NINPUTS; i++)
+      for (o = 0; o < no; o++) {
+        jobs[nj].m = models[k];
+        jobs[nj].mname = names[k];
+        jobs[nj].opts = opts[o];
+        jobs[nj].in = &pt_inputs[i];
+        nj++;
+      }
+  }
+  printf("pathological inputs: time(10 MB) / time(1 MB) must be <= %.0f%s (sizes / %zu, %d threads, %zu cases)\n",
+         PT_RATIO, pt_scale == 1 ? ", and 10 MB under 10 s" : "", pt_scale, threads, nj);
+  fflush(stdout);
+  pool.jobs = jobs;
+  pool.n = nj;
+  pool.next = 0;
+  pthread_mutex_init(&pool.mu, NULL);
+  for (i = 0; i < (size_t)threads; i++)
+    if (pthread_create(&th[i], NULL, pt_worker, &pool) != 0) {
+      threads = (int)i;
+      break;
+    }
+  if (threads == 0) pt_worker(&pool);
+  for (i = 0; i < (size_t)threads; i++) pthread_join(th[i], NULL);
+  for (k = 0; k < nj; k++) {
+    const pt_job *j = &jobs[k];
+    printf("  %-34s %-12s %-11s 1MB %7.4fs (%8zu tok)  10MB %7.4fs (%9zu tok)  ratio %5.1f %s\n", j->in->name,
+           j->mname, pt_mode_name(j->opts), j->t1, j->n1, j->t10, j->n10, j->ratio, j->note);
+    failures += j->failed;
+  }
+  failures += pt_compile_case();
+  for (k = 0; k < nm; k++) fenci_model_free(models[k]);
+  fenci_free(NULL, prefix_img);
+  for (i = 0; i < PT_NINPUTS; i++) {
+    free(pt_inputs[i].big);
+  }
+  free(jobs);
+  pthread_mutex_destroy(&pool.mu);
+  if (failures) {
+    printf("pathological: %d failures\n", failures);
     return 1;
   }
   printf("pathological: all passed\n");

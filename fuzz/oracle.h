@@ -1,0 +1,92 @@
+/* oracle.h - what a token may hold, checked independently of the
+ * segmenter's own unit scan (shared by the fuzzers and tests/unit).
+ *
+ * The break rule (src/units.h): a token never joins an invalid byte, a
+ * control character, whitespace, a URL or an e-mail address to anything,
+ * nor two different punctuation marks (inside a URL or an e-mail address,
+ * a token of its own, they may follow each other).  Every invalid byte is a one-byte token of kind
+ * FENCI_KIND_INVALID with FENCI_TOK_INVALID, and no other token has them.
+ * The UTF-8 decoder here is written apart from the library's on purpose. */
+#ifndef FENCI_ORACLE_H
+#define FENCI_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fenci.h"
+
+int fc_char_class(uint32_t cp); /* src/chars.c: only to tell punctuation */
+
+#define FZ_BAD 0xFFFFFFFFu
+
+/* Strict decoding of one character at s (n > 0): its length, and *cp
+ * (FZ_BAD for an invalid byte, which counts as one byte). */
+static size_t fz_decode(const uint8_t *s, size_t n, uint32_t *cp) {
+  uint32_t c = s[0], v;
+  size_t need, i;
+  *cp = FZ_BAD;
+  if (c < 0x80) {
+    *cp = c;
+    return 1;
+  }
+  if (c >= 0xC2 && c <= 0xDF) need = 2, v = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF) need = 3, v = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4) need = 4, v = c & 0x07;
+  else return 1;
+  if (n < need) return 1;
+  for (i = 1; i < need; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 1;
+    v = (v << 6) | (s[i] & 0x3Fu);
+  }
+  if ((need == 3 && (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))) || (need == 4 && (v < 0x10000 || v > 0x10FFFF)))
+    return 1;
+  *cp = v;
+  return need;
+}
+
+static int fz_is_space(uint32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200B) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000 || c == 0xFEFF;
+}
+
+static int fz_is_control(uint32_t c) { return !fz_is_space(c) && (c < 0x20 || (c >= 0x7F && c <= 0x9F)); }
+
+static int fz_is_punct(uint32_t c) {
+  int k = fc_char_class(c);
+  return !fz_is_space(c) && !fz_is_control(c) && (k == 5 /* FC_C_CJKPUNCT */ || k == 6 /* FC_C_PUNCT */);
+}
+
+/* NULL when the token tok of text (len bytes) keeps the rules, else why not. */
+static const char *fz_token_breaks(const char *text, size_t len, const fenci_token *tok) {
+  const uint8_t *s = (const uint8_t *)text + tok->start;
+  size_t n = tok->end - tok->start, i = 0, chars = 0;
+  uint32_t prev = FZ_BAD, cp;
+  int has_space = 0, has_other = 0, has_hard = 0;
+  if (tok->end > len || tok->start >= tok->end) return "token outside the text";
+  while (i < n) {
+    /* decoded in the context of the text: a token must not end inside a character */
+    size_t l = fz_decode(s + i, len - tok->start - i, &cp);
+    if (i + l > n) return "token ends inside a character";
+    if (cp == FZ_BAD || fz_is_control(cp)) has_hard = 1;
+    if (cp != FZ_BAD && fz_is_space(cp)) has_space = 1;
+    else has_other = 1;
+    if (chars > 0 && prev != FZ_BAD && cp != FZ_BAD && prev != cp && fz_is_punct(prev) && fz_is_punct(cp) &&
+        tok->kind != FENCI_KIND_URL && tok->kind != FENCI_KIND_EMAIL)
+      return "two different punctuation marks joined";
+    prev = cp;
+    chars++;
+    i += l;
+  }
+  if (tok->kind == FENCI_KIND_INVALID || (tok->flags & FENCI_TOK_INVALID)) {
+    if (n != 1 || tok->kind != FENCI_KIND_INVALID || !(tok->flags & FENCI_TOK_INVALID) || prev != FZ_BAD)
+      return "an invalid token that is not one invalid byte";
+    return NULL;
+  }
+  if (chars == 1 && prev == FZ_BAD) return "an invalid byte not marked invalid";
+  if (has_hard && chars > 1) return "an invalid byte or control character joined to another";
+  if (has_space && has_other) return "whitespace joined to something else";
+  return NULL;
+}
+
+#endif
