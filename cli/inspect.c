@@ -1,5 +1,6 @@
 /* inspect.c - `fenci check` (full verification) and `fenci dump` (header,
- * sections and metadata of a model file). */
+ * sections and metadata of a model file, shown as stored, so that a damaged
+ * or changed file can be diagnosed). */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,8 +12,9 @@
 int fc_cmd_check(int argc, char **argv) {
   int i, bad = 0;
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    fprintf(argc < 2 ? stderr : stdout, "usage: fenci check MODEL...\nVerifies model files completely (CRC, "
-                                        "every section, every trie node); exit 1 if any is bad.\n");
+    fprintf(argc < 2 ? stderr : stdout,
+            "usage: fenci check MODEL...\nVerifies model files completely (file size against the header's, "
+            "CRCs, every section, every trie node); exit 1 if any is bad.\n");
     return argc < 2 ? 2 : 0;
   }
   for (i = 1; i < argc; i++) {
@@ -31,27 +33,70 @@ int fc_cmd_check(int argc, char **argv) {
   return bad;
 }
 
+/* The header and the section table as stored, each field judged; bytes
+ * past the end of a cut file are never read. */
+static void fc_dump_container(const uint8_t *p, size_t size) {
+  fc_header h;
+  fc_entry e;
+  uint32_t i, crc;
+  if (fc_fmt_header_decode(&h, p, size) != 0) {
+    printf("size: %zu bytes\nheader: incomplete (%zu of 64 bytes)\n", size, size);
+    return;
+  }
+  printf("size: %zu bytes, the header says %llu%s\n", size, (unsigned long long)h.file_size,
+         h.file_size == size ? ""
+         : h.file_size > size ? ": TRUNCATED (cut short, or truncated after it was written)"
+                              : ": LONGER (appended to, or overwritten in place by a shorter file)");
+  printf("format: %u.%u\n", h.major, h.minor);
+  printf("header: magic %s, byte order %s, float check %s, reserved bytes %s\n", h.magic_ok ? "ok" : "BAD",
+         h.byte_order_ok ? "ok" : "BAD", h.float_ok ? "ok" : "BAD",
+         h.reserved_zero ? "zero" : "NOT ZERO");
+  printf("header CRC: stored 0x%08x, computed 0x%08x: %s\n", (unsigned)h.header_crc, (unsigned)h.header_crc_computed,
+         h.header_crc == h.header_crc_computed ? "ok" : "MISMATCH (the header is damaged)");
+  crc = fc_crc32(0, p + 64, size - 64);
+  printf("body CRC: stored 0x%08x, computed 0x%08x over bytes 64..%zu: %s\n", (unsigned)h.body_crc, (unsigned)crc,
+         size, h.body_crc == crc ? "ok"
+               : h.file_size != size ? "MISMATCH (the size differs too)"
+                                     : "MISMATCH (the bytes changed after the file was written: rewritten in "
+                                       "place while in use, or damaged)");
+  printf("sections: %u\n", (unsigned)h.n_sections);
+  for (i = 0; i < h.n_sections && fc_fmt_entry_decode(&e, p, size, i) == 0; i++) {
+    char tag[5];
+    int k;
+    for (k = 0; k < 4; k++) tag[k] = e.tag[k] >= 0x20 && e.tag[k] < 0x7F ? e.tag[k] : '?';
+    tag[4] = 0;
+    printf("  %s  offset %llu  size %llu%s\n", tag, (unsigned long long)e.offset, (unsigned long long)e.size,
+           e.offset > size || e.size > size - e.offset ? "  PAST THE END OF THE FILE" : "");
+  }
+  if (i < h.n_sections) printf("  (entries %u.. are past the end of the file or over the maximum of 64)\n", i);
+}
+
 int fc_cmd_dump(int argc, char **argv) {
-  fenci_model *m;
-  char path[4400];
-  size_t len, i;
+  fenci_model *m = NULL;
+  fc_mapping map;
+  char path[4400], err[512];
+  size_t len;
   const char *meta;
+  fenci_rc rc;
   if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    fprintf(argc != 2 ? stderr : stdout, "usage: fenci dump MODEL\nPrints a model file's format version, "
-                                         "sections and metadata.\n");
+    fprintf(argc != 2 ? stderr : stdout, "usage: fenci dump MODEL\nPrints a model file's header (sizes and "
+                                         "CRCs, stored and computed), sections and metadata.\n");
     return argc != 2 ? 2 : 0;
   }
   if (fc_cli_model_path(argv[1], path, sizeof path)) snprintf(path, sizeof path, "%s", argv[1]);
-  m = fc_cli_open_model(path);
-  if (!m) return 1;
-  {
-    /* the container is internal; dump reads it through the library's parser */
-    extern const fc_file *fc_model_file_ptr(const fenci_model *);
-    const fc_file *f = fc_model_file_ptr(m);
-    printf("file: %s\nformat: %u.%u\nsize: %zu bytes\nsections: %u\n", path, f->major, f->minor, f->size,
-           f->n_sections);
-    for (i = 0; i < f->n_sections; i++)
-      printf("  %.4s  offset %zu  size %zu\n", f->sec[i].tag, (size_t)(f->sec[i].data - f->base), f->sec[i].size);
+  /* read, not mapped: the file may be the one that is changing */
+  rc = fc_map_file(&map, path, FC_MAP_READ, NULL, err, sizeof err);
+  if (rc != FENCI_OK) {
+    fprintf(stderr, "fenci: cannot open model: %s\n", err[0] ? err : fenci_rc_str(rc));
+    return 1;
+  }
+  printf("file: %s\n", path);
+  fc_dump_container(map.data, map.size);
+  rc = fenci_model_from_buffer(&m, map.data, map.size, NULL, err, sizeof err);
+  if (rc != FENCI_OK) {
+    fprintf(stderr, "fenci: cannot open model: %s: %s\n", path, err[0] ? err : fenci_rc_str(rc));
+    fc_unmap(&map);
+    return 1;
   }
   printf("lexicon words: %zu\ntrained segmenter: %s\n", fenci_model_lexicon_size(m),
          fenci_model_has_weights(m) ? "yes" : "no");
@@ -60,5 +105,6 @@ int fc_cmd_dump(int argc, char **argv) {
   fwrite(meta, 1, len, stdout);
   if (len && meta[len - 1] != '\n') putchar('\n');
   fenci_model_free(m);
+  fc_unmap(&map);
   return 0;
 }

@@ -7,8 +7,10 @@
  *
  * Objects and threads:
  *   fenci_model   immutable once opened: share one among any number of threads.
- *   fenci_dict    a user dictionary: built by one thread, then frozen when
- *                 attached to a tagger; a frozen dict is shared read-only.
+ *   fenci_dict    a user dictionary: filled by one thread, then frozen when
+ *                 first attached to a tagger (or by fenci_dict_freeze); any
+ *                 number of threads may attach it, also at the same time,
+ *                 and share it read-only.
  *   fenci_tagger  per-thread scratch state: cheap to create, never shared.
  * A model must outlive its dicts and taggers; a dict must outlive the
  * taggers it is attached to.
@@ -71,22 +73,58 @@ typedef struct fenci_alloc {
 
 typedef struct fenci_model fenci_model;
 
-/* Opens a compiled model file (lexicon, and optionally trained weights).
- * The file is mapped read-only (or read into memory where mmap is missing);
- * every header field (with the header CRC), section offset and table size is
+/* Opens a compiled model file (lexicon, and optionally trained weights);
+ * the same as fenci_model_open_ex(out, path, 0, a, err, errlen): the file is
+ * MAPPED (see below).
+ * Every header field (with the header CRC), section offset and table size is
  * validated before use, and every trie transition and table probe at lookup,
  * so a corrupt file gives an error or wrong words, never a bad read.  The CRC
  * of the body is not computed here (over a large model it would cost more
  * than the rest of start-up); fenci_model_check verifies it.
- * The mapped file must not be rewritten in place while a model uses it
- * (replace it by writing a new file and renaming it, as fenci compile and
- * fenci train do): the operating system would show the model the new bytes.
+ * A file that is not a regular file (a pipe, a device) is read into memory:
+ * its container header must come first and gives the size to read, which may
+ * be at most 1 GiB (50 times the largest shipped model); anything else, such
+ * as /dev/zero, is refused at once.
  * On failure *out is NULL and, when err is not NULL, a NUL-terminated message
  * of at most errlen bytes is written to err.
  * Returns FENCI_IO, FENCI_BADFORMAT, FENCI_BADVERSION, FENCI_NOMEM or FENCI_BADARG.
  * Thread-safe (different out pointers). */
 FENCI_API fenci_rc fenci_model_open(fenci_model **out, const char *path,
                                     const fenci_alloc *a, char *err, size_t errlen);
+
+/* Flags for fenci_model_open_ex (bit flags; 0 = map the file). */
+enum {
+  FENCI_OPEN_READ = 0x1,  /* read the whole file into memory (allocated with a, 8-byte aligned)
+                           * instead of mapping it: later changes to the file cannot affect the
+                           * model.  Costs the file's size in memory, not shared between
+                           * processes as mapped pages are, and a read at open (1-2 ms for
+                           * the 16 MB default model in the page cache, against 0.4 ms to map it). */
+  FENCI_OPEN_VERIFY = 0x2 /* also verify the body CRC while opening (7-11 ms for 16 MB); with
+                           * FENCI_OPEN_READ this also catches a file that was being rewritten
+                           * while it was read */
+};
+
+/* Opens a model file as fenci_model_open does, with flags FENCI_OPEN_*.
+ *
+ * A MAPPED model (flags without FENCI_OPEN_READ; mmap, MAP_PRIVATE) reads the
+ * file's pages from the file itself whenever they are first touched, for as
+ * long as the model lives, so the file must not change meanwhile:
+ *   - truncated (truncate(1), or a copy over it with cp, which truncates
+ *     first): touching a page past the new end raises SIGBUS, which kills the
+ *     process unless it handles the signal;
+ *   - rewritten in place (dd conv=notrunc, an editor saving in place, a
+ *     partial write): the model sees the new bytes next to the old ones and
+ *     gives wrong words; what it reads from the file after open (symbol
+ *     ids, trie transitions, word indices) is checked where it is used, so
+ *     it never reads out of bounds (tests/unit/test_model.c rewrites every
+ *     shipped model at random while it is in use).
+ * Replacing the file by writing a new one and renaming it over the old name
+ * (as fenci compile and fenci train do, or mv) is safe: the mapping keeps the
+ * old file.  Where the file may be modified in place, use FENCI_OPEN_READ;
+ * such a model never reads the file again after this call returns.
+ * Unknown flag bits give FENCI_BADARG.  Thread-safe (different out pointers). */
+FENCI_API fenci_rc fenci_model_open_ex(fenci_model **out, const char *path, unsigned flags,
+                                       const fenci_alloc *a, char *err, size_t errlen);
 
 /* Same, from bytes in memory.  The bytes are BORROWED: they must stay
  * unchanged and alive until fenci_model_free.  buf needs 8-byte alignment
@@ -104,8 +142,11 @@ FENCI_API int fenci_model_has_weights(const fenci_model *m);     /* 1 if a train
  * Valid while the model lives. */
 FENCI_API const char *fenci_model_meta(const fenci_model *m, size_t *len);
 
-/* Checks a whole model file: the body CRC, every section and every trie node.
- * Returns FENCI_OK or the first problem, described in err. Thread-safe. */
+/* Checks a whole model file: the file size against the header's, the body
+ * CRC, every section and every trie node.  The file is read into memory
+ * (FENCI_OPEN_READ | FENCI_OPEN_VERIFY), so a file changed meanwhile gives
+ * an error, never a signal.  Returns FENCI_OK or the first problem,
+ * described in err. Thread-safe. */
 FENCI_API fenci_rc fenci_model_check(const char *path, char *err, size_t errlen);
 
 /* ----------------------------------------------------------- lexicon build */
@@ -148,23 +189,54 @@ typedef struct fenci_dict fenci_dict;
  *     starting first wins, and of those the longest.
  * On the trained-model path, every user word is treated as forced.
  * A word already in the model's lexicon with a frequency keeps its tag unless
- * a tag is given; the user frequency replaces the lexicon's. */
+ * a tag is given; the user frequency replaces the lexicon's.
+ *
+ * Words are matched as the segmenter sees the text: each word is normalised
+ * as text is (a one-character unit traditional -> simplified and full-width
+ * -> ASCII, an atom such as a Latin word or a number kept as it is), so a
+ * word given in traditional characters, such as 龍貓, also matches 龙猫 and
+ * mixed forms, as a simplified word matches traditional text; Ｂ站 matches
+ * B站 (one letter is a one-character unit), but ＡＢＣ公司 only ＡＢＣ公司
+ * (a run of letters is an atom).  Words equal after normalisation are one
+ * word: the last added wins.
+ *
+ * Threads: fenci_dict_new, _add, _load and _load_text are for one thread at
+ * a time, before the dict is frozen.  Freezing (fenci_dict_freeze, or the
+ * first fenci_tagger_set_dict) builds the dict's trie; it is safe from any
+ * number of threads at once (a lock inside the dict: one builds, the others
+ * wait).  A frozen dict is read-only and shared; fenci_dict_size is
+ * thread-safe. */
 FENCI_API fenci_rc fenci_dict_new(fenci_dict **out, const fenci_model *m, const fenci_alloc *a);
+/* Frees d; NULL is a no-op.  Detach it from (or free) its taggers first. */
 FENCI_API void fenci_dict_free(fenci_dict *d);
 
+/* Freezes d: builds its trie, after which it is read-only and
+ * fenci_dict_add and the loads fail with FENCI_BADARG.  Idempotent.  A dict
+ * is frozen anyway when first attached; calling this first, once, moves the
+ * build (and its only possible failure, FENCI_NOMEM, after which d stays
+ * unfrozen and may be frozen again) to a place of the caller's choosing.
+ * Returns FENCI_OK, FENCI_NOMEM or FENCI_BADARG (d NULL).  Thread-safe. */
+FENCI_API fenci_rc fenci_dict_freeze(fenci_dict *d);
+
 /* Adds one word (UTF-8, 1..255 bytes, no whitespace); tag may be NULL.
- * FENCI_BADARG for an invalid word or a frozen dict.  Not thread-safe. */
+ * FENCI_BADARG for an invalid word (also one over 255 bytes once normalised:
+ * a few traditional characters have a 4-byte simplified form) or a frozen
+ * dict.  Not thread-safe. */
 FENCI_API fenci_rc fenci_dict_add(fenci_dict *d, const char *word, size_t len,
                                   double freq, const char *tag);
 
 /* Adds the words of a user-dictionary file, same line format as the lexicon
  * source ("word [freq [tag]]"; a missing freq means forced).  On a malformed
  * line nothing from the file is added, FENCI_BADFORMAT is returned and err
- * names the file and line.  Not thread-safe. */
+ * names the file and line.  Any file works (a pipe, /dev/null: no words); at
+ * most 64 MiB are read (FENCI_IO beyond), and a line without its end after
+ * 1 MiB is malformed, so /dev/zero fails at once.  Not thread-safe. */
 FENCI_API fenci_rc fenci_dict_load(fenci_dict *d, const char *path, char *err, size_t errlen);
 /* Same from text in memory. */
 FENCI_API fenci_rc fenci_dict_load_text(fenci_dict *d, const char *text, size_t len,
                                         char *err, size_t errlen);
+/* The number of words: as added before freezing, distinct (after
+ * normalisation) once frozen. */
 FENCI_API size_t fenci_dict_size(const fenci_dict *d);
 
 /* ---------------------------------------------------------------- tagger */
@@ -215,8 +287,9 @@ FENCI_API fenci_rc fenci_tagger_new(fenci_tagger **out, const fenci_model *m, un
 FENCI_API void fenci_tagger_free(fenci_tagger *t);
 FENCI_API fenci_rc fenci_tagger_set_options(fenci_tagger *t, unsigned opts);
 
-/* Attaches a user dictionary (NULL detaches).  Freezes d: later
- * fenci_dict_add calls fail.  d must belong to the tagger's model. */
+/* Attaches a user dictionary (NULL detaches).  Freezes d (fenci_dict_freeze):
+ * later fenci_dict_add calls fail.  d must belong to the tagger's model.
+ * Taggers in different threads may attach the same d at the same time. */
 FENCI_API fenci_rc fenci_tagger_set_dict(fenci_tagger *t, fenci_dict *d);
 
 /* The message of the tagger's last failure, or "" . Valid until the next call. */

@@ -119,11 +119,14 @@ uint32_t fc_symmap_id(const fc_symmap *m, uint32_t sym) {
   uint32_t lo = 0, hi = m->n_ext;
   if (sym < FC_SYMMAP_DIRECT) {
     uint32_t id = fc_rd16(m->direct + 2 * (size_t)sym);
-    return id ? id : FC_ID_UNK;
+    return id >= FC_ID_FIRST && id < m->n_ids ? id : FC_ID_UNK;
   }
   while (lo < hi) { /* binary search of the sorted (symbol, id) pairs */
     uint32_t mid = lo + (hi - lo) / 2, s = fc_rd32(m->ext + 8 * (size_t)mid);
-    if (s == sym) return fc_rd32(m->ext + 8 * (size_t)mid + 4);
+    if (s == sym) {
+      uint32_t id = fc_rd32(m->ext + 8 * (size_t)mid + 4);
+      return id >= FC_ID_FIRST && id < m->n_ids ? id : FC_ID_UNK;
+    }
     if (s < sym) lo = mid + 1;
     else hi = mid;
   }
@@ -152,7 +155,7 @@ void fc_feat_symbols(const fc_symmap *m, const fc_unit *u, size_t n, uint32_t *s
     /* the common case first: a Han character with a direct id */
     if (cp - 0x3400u < 0xC000u && u[i].cls == FC_C_HAN && u[i].kind != FENCI_KIND_SPACE) {
       uint32_t id = fc_rd16(m->direct + 2 * (size_t)cp);
-      y[i] = id ? id : FC_ID_UNK;
+      y[i] = id - FC_ID_FIRST < m->n_ids - FC_ID_FIRST ? id : FC_ID_UNK; /* one compare: see fc_symmap */
     } else {
       y[i] = fc_symmap_id(m, fc_feat_unit_sym(&u[i]));
     }

@@ -78,6 +78,9 @@ typedef struct fc_symmap {
   const uint8_t *direct; /* FC_SYMMAP_DIRECT * 2 bytes */
   const uint8_t *ext;    /* n_ext * 8 bytes */
   uint32_t n_ext;
+  uint32_t n_ids;        /* ids are below this: an id read from the file at or
+                          * above it (a model rewritten in place after it was
+                          * validated) is taken as FC_ID_UNK, never used as an index */
 } fc_symmap;
 
 /* The (unmapped) symbol of a unit: < 2^21. */

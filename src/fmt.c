@@ -429,20 +429,13 @@ static int fmt_allzero(const uint8_t *p, size_t n) {
   return 1;
 }
 
-fenci_rc fc_fmt_parse(fc_file *f, const void *buf, size_t len, int verify_crc, char *err, size_t errlen) {
-  const uint8_t *p = buf;
-  uint64_t file_size, table_end;
-  uint32_t count, i, j, u32;
+/* Steps 1-6 of the validation (docs/FORMAT.md): everything that needs only
+ * the header, len bytes of which are at p.  Shared by fc_fmt_parse and
+ * fc_fmt_header_size, so a stream is sized only by a header the parser
+ * would accept. */
+static fenci_rc fmt_check_header(const uint8_t *p, size_t len, char *err, size_t errlen) {
+  uint32_t u32;
   uint16_t major, minor;
-  int newer_minor;
-
-  if (!f) return FENCI_BADARG;
-  memset(f, 0, sizeof *f);
-  if (!p && len) return FENCI_BADARG;
-  if (((uintptr_t)p & 7) != 0) {
-    fc_errf(err, errlen, "model image is not 8-byte aligned");
-    return FENCI_BADARG;
-  }
   if (len == 0) {
     fc_errf(err, errlen, "empty file: not a fenci model");
     return FENCI_BADFORMAT;
@@ -470,7 +463,6 @@ fenci_rc fc_fmt_parse(fc_file *f, const void *buf, size_t len, int verify_crc, c
             major > FC_FMT_MAJOR ? ": upgrade fenci" : ": recompile the model");
     return FENCI_BADVERSION;
   }
-  newer_minor = minor > FC_FMT_MINOR;
   u32 = fc_rd32(p + 12);
   if (u32 != FMT_ENDIAN) {
     if (u32 == 0x04030201u)
@@ -493,10 +485,73 @@ fenci_rc fc_fmt_parse(fc_file *f, const void *buf, size_t len, int verify_crc, c
   }
   /* Reserved bytes must be zero, unless a newer minor version gave them a
    * meaning this library does not know (it may then ignore them). */
-  if (!newer_minor && !fmt_allzero(p + 44, FMT_HEADER - 44)) {
+  if (minor <= FC_FMT_MINOR && !fmt_allzero(p + 44, FMT_HEADER - 44)) {
     fc_errf(err, errlen, "reserved header bytes 44..63 are not zero");
     return FENCI_BADFORMAT;
   }
+  return FENCI_OK;
+}
+
+fenci_rc fc_fmt_header_size(const void *head, size_t len, uint64_t *file_size, char *err, size_t errlen) {
+  fenci_rc rc;
+  if (!head || !file_size) return FENCI_BADARG;
+  rc = fmt_check_header(head, len, err, errlen);
+  if (rc == FENCI_OK) *file_size = fc_rd64((const uint8_t *)head + 16);
+  return rc;
+}
+
+int fc_fmt_header_decode(fc_header *h, const void *buf, size_t len) {
+  const uint8_t *p = buf;
+  memset(h, 0, sizeof *h);
+  if (!p || len < FMT_HEADER) return -1;
+  h->magic_ok = memcmp(p, fmt_magic, 8) == 0;
+  h->major = fc_rd16(p + 8);
+  h->minor = fc_rd16(p + 10);
+  h->byte_order = fc_rd32(p + 12);
+  h->byte_order_ok = h->byte_order == FMT_ENDIAN;
+  h->file_size = fc_rd64(p + 16);
+  h->n_sections = fc_rd32(p + 24);
+  h->body_crc = fc_rd32(p + 28);
+  h->float_bits = fc_rd64(p + 32);
+  h->float_ok = h->float_bits == FMT_CHECK_BITS;
+  h->header_crc = fc_rd32(p + 40);
+  h->header_crc_computed = fc_crc32(0, p, FMT_HCRC_SPAN);
+  h->reserved_zero = fmt_allzero(p + 44, FMT_HEADER - 44);
+  return 0;
+}
+
+int fc_fmt_entry_decode(fc_entry *e, const void *buf, size_t len, uint32_t i) {
+  const uint8_t *p = buf;
+  size_t at = FMT_HEADER + (size_t)i * FMT_ENTRY;
+  memset(e, 0, sizeof *e);
+  if (!p || i >= FC_FMT_MAX_SECTIONS || len < at + FMT_ENTRY) return -1;
+  memcpy(e->tag, p + at, 4);
+  e->flags = fc_rd32(p + at + 4);
+  e->offset = fc_rd64(p + at + 8);
+  e->size = fc_rd64(p + at + 16);
+  return 0;
+}
+
+fenci_rc fc_fmt_parse(fc_file *f, const void *buf, size_t len, int verify_crc, char *err, size_t errlen) {
+  const uint8_t *p = buf;
+  uint64_t file_size, table_end;
+  uint32_t count, i, j;
+  uint16_t major, minor;
+  int newer_minor;
+  fenci_rc rc;
+
+  if (!f) return FENCI_BADARG;
+  memset(f, 0, sizeof *f);
+  if (!p && len) return FENCI_BADARG;
+  if (((uintptr_t)p & 7) != 0) {
+    fc_errf(err, errlen, "model image is not 8-byte aligned");
+    return FENCI_BADARG;
+  }
+  rc = fmt_check_header(p, len, err, errlen);
+  if (rc != FENCI_OK) return rc;
+  major = fc_rd16(p + 8);
+  minor = fc_rd16(p + 10);
+  newer_minor = minor > FC_FMT_MINOR;
   file_size = fc_rd64(p + 16);
   if (file_size > len) {
     fc_errf(err, errlen, "truncated: header says %llu bytes, file has %zu",
@@ -568,8 +623,8 @@ fenci_rc fc_fmt_parse(fc_file *f, const void *buf, size_t len, int verify_crc, c
   if (verify_crc) {
     uint32_t want = fc_rd32(p + 28), got = fc_crc32(0, p + FMT_HEADER, (size_t)(file_size - FMT_HEADER));
     if (want != got) {
-      fc_errf(err, errlen, "body CRC mismatch (stored 0x%08x, computed 0x%08x): file is corrupt",
-              (unsigned)want, (unsigned)got);
+      fc_errf(err, errlen, "body CRC mismatch (stored 0x%08x, computed 0x%08x): the file changed after it "
+              "was written (rewritten in place while in use?) or is damaged", (unsigned)want, (unsigned)got);
       return FENCI_BADFORMAT;
     }
   }

@@ -43,6 +43,42 @@ typedef struct fc_file {
  * (readers skip what they do not know). */
 fenci_rc fc_fmt_parse(fc_file *f, const void *buf, size_t len, int verify_crc, char *err, size_t errlen);
 
+/* Checks the len bytes of a header at head as fc_fmt_parse would (magic,
+ * version, byte order, float check, header CRC, reserved bytes) and gives
+ * the file size it records.  Sizes a read from a pipe or device.
+ * FENCI_OK, FENCI_BADFORMAT or FENCI_BADVERSION (message in err). */
+fenci_rc fc_fmt_header_size(const void *head, size_t len, uint64_t *file_size, char *err, size_t errlen);
+
+/* The header fields as stored, unchecked, for `fenci dump` to show a damaged file. */
+typedef struct fc_header {
+  int magic_ok;                 /* the 8 magic bytes are right */
+  uint16_t major, minor;        /* format version */
+  uint32_t byte_order;          /* 0x01020304 when right */
+  int byte_order_ok;            /* byte_order is right */
+  uint64_t file_size;           /* the size the writer recorded */
+  uint32_t n_sections;          /* section table entries */
+  uint32_t body_crc;            /* stored CRC-32 of bytes [64, file_size) */
+  uint64_t float_bits;          /* 1.5 = 0x3FF8000000000000 when right */
+  int float_ok;                 /* float_bits is right */
+  uint32_t header_crc;          /* stored CRC-32 of bytes [0, 40) */
+  uint32_t header_crc_computed; /* the same, computed */
+  int reserved_zero;            /* bytes 44..63 are zero */
+} fc_header;
+
+/* One raw section-table entry. */
+typedef struct fc_entry {
+  char tag[4];     /* four-character code, as stored */
+  uint32_t flags;  /* reserved, 0 */
+  uint64_t offset; /* first byte of the section */
+  uint64_t size;   /* bytes */
+} fc_entry;
+
+/* Decodes the header of buf[0..len) without judging it: 0, or -1 when len
+ * is under 64.  Entry i of the section table likewise (-1 when it lies past
+ * len or i >= FC_FMT_MAX_SECTIONS). */
+int fc_fmt_header_decode(fc_header *h, const void *buf, size_t len);
+int fc_fmt_entry_decode(fc_entry *e, const void *buf, size_t len, uint32_t i);
+
 /* The first section with this tag, or NULL. */
 const fc_section *fc_fmt_find(const fc_file *f, const char tag[4]);
 
@@ -64,15 +100,31 @@ void fc_writer_free(fc_writer *w);
 /* CRC-32 (IEEE, reflected, as zlib's crc32), fast (slicing-by-8). Start with crc = 0. */
 uint32_t fc_crc32(uint32_t crc, const void *p, size_t n);
 
-/* A read-only file image: mmap'd where possible, else read into memory. */
+/* A read-only file image: mapped, or read into memory. */
 typedef struct fc_mapping {
-  const uint8_t *data;
-  size_t size;
-  int mapped;           /* 1: munmap on close; 0: fc_free */
+  const uint8_t *data;  /* the image, 8-byte aligned */
+  size_t size;          /* bytes */
+  int mapped;           /* 1: munmap on close; 0: fc_free(a, block) */
+  void *block;          /* the allocation holding data when read (data may sit a few bytes in) */
   const fenci_alloc *a;
 } fc_mapping;
 
-fenci_rc fc_map_file(fc_mapping *m, const char *path, const fenci_alloc *a, char *err, size_t errlen);
+/* Reads at most this much from a pipe or device (a model: the header gives
+ * the size).  The shipped models are 11-19 MB and no real one comes near;
+ * the image is held in memory, so a corrupt or hostile header must not make
+ * us buffer gigabytes.  A regular file is mapped (or read) at any size. */
+#define FC_MAP_STREAM_MAX ((size_t)1 << 30)
+
+enum { FC_MAP_READ = 1 }; /* read into memory even where mmap works */
+
+/* Opens the model container at path.  A regular file is mapped (with
+ * FC_MAP_READ: read whole); a pipe, device or size-0 file (/proc) is read
+ * header first, its size taken from the header (fc_fmt_header_size, at most
+ * FC_MAP_STREAM_MAX), so /dev/zero fails after 64 bytes.  An empty file is
+ * FENCI_BADFORMAT.  Errors name the path: FENCI_IO, FENCI_BADFORMAT,
+ * FENCI_BADVERSION, FENCI_NOMEM, FENCI_BADARG. */
+fenci_rc fc_map_file(fc_mapping *m, const char *path, unsigned flags, const fenci_alloc *a, char *err,
+                     size_t errlen);
 void fc_unmap(fc_mapping *m);
 
 #endif

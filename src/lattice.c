@@ -175,7 +175,7 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
       double c;
       if (j == (uint32_t)-1 || lm[k].value >= m->n_words) continue;
       j++;
-      if (j - i > run && fc_scan_crosses_break(s->u, i, j)) continue;
+      if (j > i + 1 && j - i > run && fc_scan_crosses_break(s->u, i, j)) continue;
       ends[ne++] = j;
       c = (double)fc_model_cost(m, lm[k].value) + best[j];
       if (c < b || (c == b && bt >= 0 && (int32_t)j > bt)) {

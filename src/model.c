@@ -208,20 +208,12 @@ fenci_rc fenci_model_from_buffer(fenci_model **out, const void *buf, size_t len,
   return FENCI_OK;
 }
 
-static fenci_rc fc_model_open2(fenci_model **out, const char *path, const fenci_alloc *a, int verify, char *err,
-                               size_t errlen);
-
 fenci_rc fenci_model_open(fenci_model **out, const char *path, const fenci_alloc *a, char *err, size_t errlen) {
-  return fc_model_open2(out, path, a, 0, err, errlen);
+  return fenci_model_open_ex(out, path, 0, a, err, errlen);
 }
 
-/* Opening for fenci_model_check: also verifies the body CRC. */
-static fenci_rc fc_model_open_verified(fenci_model **out, const char *path, char *err, size_t errlen) {
-  return fc_model_open2(out, path, NULL, 1, err, errlen);
-}
-
-static fenci_rc fc_model_open2(fenci_model **out, const char *path, const fenci_alloc *a, int verify, char *err,
-                               size_t errlen) {
+fenci_rc fenci_model_open_ex(fenci_model **out, const char *path, unsigned flags, const fenci_alloc *a, char *err,
+                             size_t errlen) {
   fenci_model *m;
   fenci_rc rc;
   char e2[256];
@@ -232,9 +224,13 @@ static fenci_rc fc_model_open2(fenci_model **out, const char *path, const fenci_
     fc_errf(err, errlen, "model path is NULL");
     return FENCI_BADARG;
   }
+  if (flags & ~(unsigned)(FENCI_OPEN_READ | FENCI_OPEN_VERIFY)) {
+    fc_errf(err, errlen, "unknown flags 0x%x for fenci_model_open_ex", flags);
+    return FENCI_BADARG;
+  }
   if (!(m = fc_model_alloc(a, err, errlen))) return FENCI_NOMEM;
-  m->verify_crc = verify;
-  rc = fc_map_file(&m->map, path, &m->a, err, errlen);
+  m->verify_crc = (flags & FENCI_OPEN_VERIFY) != 0;
+  rc = fc_map_file(&m->map, path, (flags & FENCI_OPEN_READ) ? FC_MAP_READ : 0, &m->a, err, errlen);
   if (rc != FENCI_OK) {
     fc_free(&m->a, m);
     return rc;
@@ -269,7 +265,8 @@ const char *fenci_tag_name(const fenci_model *m, uint16_t tag) {
 
 fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
   fenci_model *m = NULL;
-  fenci_rc rc = fc_model_open_verified(&m, path, err, errlen);
+  /* read, not mapped: a file changed during the check is an error, not a signal */
+  fenci_rc rc = fenci_model_open_ex(&m, path, FENCI_OPEN_READ | FENCI_OPEN_VERIFY, NULL, err, errlen);
   size_t i;
   if (rc != FENCI_OK) return rc;
   rc = fc_dat_check(&m->trie, err, errlen);
@@ -295,7 +292,3 @@ uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len) {
     if (strlen(m->tag_index[i]) == len && memcmp(m->tag_index[i], name, len) == 0) return (uint16_t)i;
   return 0;
 }
-
-/* For `fenci dump`: the parsed container (an internal, non-exported symbol). */
-const fc_file *fc_model_file_ptr(const fenci_model *m);
-const fc_file *fc_model_file_ptr(const fenci_model *m) { return &m->file; }

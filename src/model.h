@@ -40,7 +40,7 @@ struct fenci_model {
   float unk_min_e;        /* the smallest -log P(c | E) in the table: a bound for pruning */
   fc_segmodel *seg;       /* trained segmenter or NULL */
   fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */
-  int verify_crc;         /* verify the body CRC while opening (fenci_model_check) */
+  int verify_crc;         /* verify the body CRC while opening (FENCI_OPEN_VERIFY) */
   uint32_t *first;        /* FC_UNK_LO..FC_UNK_HI, two words each: the trie node after
                            * the character's three bytes (FC_NO_NODE when no word
                            * starts with it) and the character's own word index

@@ -113,6 +113,7 @@ static const char *fc_seg_symmap(fc_segmodel *m, const fc_section *w, uint32_t o
   m->sm.direct = w->data + off;
   m->sm.ext = w->data + off + 2 * FC_SYMMAP_DIRECT;
   m->sm.n_ext = n_ext;
+  m->sm.n_ids = m->n_ids;
   for (i = 0; i < FC_SYMMAP_DIRECT; i++) {
     uint32_t id = fc_rd16(m->sm.direct + 2 * i);
     if (id && (id < FC_ID_FIRST || id >= m->n_ids)) return "bad symbol id";

@@ -240,7 +240,7 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
     uint32_t j = fc_scan_unit_ending(s, i, start + mt.len);
     if (j == (uint32_t)-1) continue;
     /* inside a run of Han units there is no break */
-    if (j + 1 - i > s->u[i].run && fc_scan_crosses_break(s->u, i, j + 1)) continue;
+    if (j > i && j + 1 - i > s->u[i].run && fc_scan_crosses_break(s->u, i, j + 1)) continue;
     if (take_user) {
       const fc_uword *w;
       if (mt.value >= d->n_final) continue;
@@ -295,6 +295,7 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
      * block U+4E00..U+9FFF (three bytes, lead byte E4..E9).  Each is one Han
      * unit whose normalised form (traditional -> simplified) is again in
      * the block, so it is h3. */
+    size_t run0 = s->n;
     while (len - pos >= 3) {
       const uint8_t *h = text + pos;
       uint8_t *o = s->nb + s->nbn;
@@ -310,16 +311,18 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
       u->cp = ncp;
       u->cls = FC_C_HAN;
       u->kind = FENCI_KIND_WORD;
-      u->lb = u->le = u->lm = u->force = u->run = 0;
+      u->lb = u->le = u->lm = u->force = u->run = u->brk = 0;
       u->h3 = 1;
-      u->brk = (uint8_t)prev_hard;
-      prev_hard = 0;
-      prev_mark = 0;
       o[0] = (uint8_t)(0xE0 | (ncp >> 12));
       o[1] = (uint8_t)(0x80 | ((ncp >> 6) & 0x3F));
       o[2] = (uint8_t)(0x80 | (ncp & 0x3F));
       s->nbn += 3;
       pos += 3;
+    }
+    if (s->n > run0) { /* the break rule, at the first unit of the run only */
+      s->u[run0].brk = (uint8_t)(run0 > 0 && prev_hard);
+      prev_hard = 0;
+      prev_mark = 0;
     }
     if (pos >= len) break;
     u = &s->u[s->n];
@@ -337,8 +340,10 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
        * model learns its corpus's choice.  Chosen on dev: MSR dev F1 +0.3.
        * The run is not measured then: measuring it from each of its marks
        * would be quadratic in its length. */
-      l = fc_utf8_decode(t, len - pos, &cp);
-      cls = (uint8_t)fc_char_class(cp);
+      if (feats) {
+        l = fc_utf8_decode(t, len - pos, &cp);
+        cls = (uint8_t)fc_char_class(cp);
+      }
       if (feats && (cls == FC_C_PUNCT || cls == FC_C_CJKPUNCT) && !(cp >= 0x80 && cp <= 0x9F)) kind = FENCI_KIND_PUNCT;
       else l = fc_unit_len_from(t, len - pos, &kind, &cls, &cp, &mail_floor);
     }
@@ -411,7 +416,7 @@ void fc_scan_lexfeats(fc_scan *s, const fenci_model *m) {
       uint8_t lc;
       if (j == (uint32_t)-1 || lm[k].value >= m->n_words) continue;
       l = j + 1 - (uint32_t)i;
-      if (l > run && fc_scan_crosses_break(u, i, j + 1)) continue;
+      if (l > 1 && l > run && fc_scan_crosses_break(u, i, j + 1)) continue;
       lc = (uint8_t)(l > FC_LEX_CAP ? FC_LEX_CAP : l);
       if (lc > u[i].lb) u[i].lb = lc;
       if (lc > u[j].le) u[j].le = lc;

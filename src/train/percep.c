@@ -707,6 +707,7 @@ static fenci_rc fc_train_symbols(fc_trainer *tr, const fc_tdata *d, uint32_t min
   tr->sm.ext = out + 2 * FC_SYMMAP_DIRECT;
   tr->sm.n_ext = (uint32_t)n_ext;
   tr->n_ids = next;
+  tr->sm.n_ids = next;
   return FENCI_OK;
 }
 

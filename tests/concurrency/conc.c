@@ -1,8 +1,11 @@
 /* conc.c - one model shared by 8 threads.  Every thread has its own taggers
  * (one per mode, one with a user dictionary that all threads share frozen)
  * and segments a rotating set of different texts; each result must equal
- * the single-threaded one.  Built normally by make check and under
- * ThreadSanitizer by `make tsan`.
+ * the single-threaded one.  Then the first attach race: 8 threads attach one
+ * dictionary that is not frozen yet, all at once; the dict must be built
+ * once (its allocations counted against a single-threaded build), nothing
+ * may leak and every thread must segment as the single-threaded reference.
+ * Built normally by make check and under ThreadSanitizer by `make tsan`.
  *
  * usage: conc [-r ROUNDS] MODEL.fenci... */
 #include <pthread.h>
@@ -121,6 +124,160 @@ static void *cc_worker(void *arg) {
   return NULL;
 }
 
+/* ------------------------------------------------ the first attach race */
+
+/* A counting allocator (shared by the threads, hence the lock). */
+typedef struct cc_count {
+  pthread_mutex_t mu;
+  long allocs;      /* new blocks and resizes */
+  long live_blocks; /* blocks not yet freed */
+} cc_count;
+
+static void *cc_count_fn(void *ud, void *p, size_t n) {
+  cc_count *c = ud;
+  void *q;
+  if (n == 0) {
+    if (p) {
+      pthread_mutex_lock(&c->mu);
+      c->live_blocks--;
+      pthread_mutex_unlock(&c->mu);
+      free(p);
+    }
+    return NULL;
+  }
+  q = realloc(p, n);
+  if (!q) return NULL;
+  pthread_mutex_lock(&c->mu);
+  c->allocs++;
+  if (!p) c->live_blocks++;
+  pthread_mutex_unlock(&c->mu);
+  return q;
+}
+
+#define CC_RACE_WORDS 30000 /* enough that building the trie takes milliseconds */
+
+/* A dict of CC_RACE_WORDS generated three-character words (plus a forced
+ * word of the texts), not frozen. */
+static fenci_dict *cc_race_dict(const fenci_model *m, const fenci_alloc *a) {
+  static const char alpha[] = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可家产公";
+  fenci_dict *d = NULL;
+  size_t na = (sizeof alpha - 1) / 3, i;
+  if (fenci_dict_new(&d, m, a) != FENCI_OK) return NULL;
+  for (i = 0; i < CC_RACE_WORDS; i++) {
+    char w[9];
+    memcpy(w, alpha + 3 * (i % na), 3);
+    memcpy(w + 3, alpha + 3 * (i / na % na), 3);
+    memcpy(w + 6, alpha + 3 * (i / na / na % na), 3);
+    if (fenci_dict_add(d, w, 9, (double)(i % 7), NULL) != FENCI_OK) break;
+  }
+  if (i < CC_RACE_WORDS || fenci_dict_add(d, "长江大桥", strlen("长江大桥"), 0, NULL) != FENCI_OK) {
+    fenci_dict_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+typedef struct cc_race {
+  const fenci_model *m;
+  fenci_dict *d;
+  pthread_barrier_t go;
+  const char *text;
+  size_t len;
+  cc_digest ref;
+  int errors;
+  pthread_mutex_t mu; /* guards errors */
+} cc_race;
+
+static void *cc_race_worker(void *arg) {
+  cc_race *r = arg;
+  fenci_tagger *t = NULL;
+  cc_digest dg;
+  int bad;
+  if (fenci_tagger_new(&t, r->m, FENCI_MODE_DEFAULT) != FENCI_OK) t = NULL;
+  pthread_barrier_wait(&r->go);
+  /* all threads at once: the first attach builds the dict */
+  bad = !t || fenci_tagger_set_dict(t, r->d) != FENCI_OK || cc_run(t, r->text, r->len, &dg) != 0 ||
+        dg.h != r->ref.h || dg.n != r->ref.n;
+  fenci_tagger_free(t);
+  if (bad) {
+    pthread_mutex_lock(&r->mu);
+    r->errors++;
+    pthread_mutex_unlock(&r->mu);
+  }
+  return NULL;
+}
+
+static int cc_first_attach(const fenci_model *m, const char *text, size_t len, int rounds) {
+  cc_count cnt;
+  fenci_alloc a;
+  fenci_tagger *t = NULL;
+  fenci_dict *d;
+  long one_build, allocs;
+  int round, errors = 0;
+  cc_race r;
+  memset(&cnt, 0, sizeof cnt);
+  memset(&r, 0, sizeof r);
+  pthread_mutex_init(&cnt.mu, NULL);
+  pthread_mutex_init(&r.mu, NULL);
+  a.fn = cc_count_fn;
+  a.ud = &cnt;
+  r.m = m;
+  r.text = text;
+  r.len = len;
+  /* the reference, and what one build allocates */
+  d = cc_race_dict(m, &a);
+  if (!d || fenci_tagger_new(&t, m, FENCI_MODE_DEFAULT) != FENCI_OK) {
+    fprintf(stderr, "FAIL: race dict\n");
+    return 1;
+  }
+  allocs = cnt.allocs;
+  if (fenci_tagger_set_dict(t, d) != FENCI_OK) {
+    fprintf(stderr, "FAIL: race reference\n");
+    return 1;
+  }
+  one_build = cnt.allocs - allocs; /* the dict's allocator: only the build counts */
+  if (cc_run(t, text, len, &r.ref) != 0) {
+    fprintf(stderr, "FAIL: race reference\n");
+    return 1;
+  }
+  fenci_tagger_free(t);
+  fenci_dict_free(d);
+  for (round = 0; round < rounds; round++) {
+    pthread_t th[CC_THREADS];
+    int i, started = 0;
+    r.d = cc_race_dict(m, &a);
+    if (!r.d) {
+      fprintf(stderr, "FAIL: race dict\n");
+      return 1;
+    }
+    pthread_barrier_init(&r.go, NULL, CC_THREADS);
+    allocs = cnt.allocs;
+    for (i = 0; i < CC_THREADS; i++)
+      if (pthread_create(&th[i], NULL, cc_race_worker, &r) == 0) started++;
+    if (started < CC_THREADS) {
+      fprintf(stderr, "FAIL: pthread_create\n"); /* the started threads wait at the barrier forever */
+      return 1;
+    }
+    for (i = 0; i < CC_THREADS; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&r.go);
+    if (cnt.allocs - allocs != one_build) {
+      fprintf(stderr, "FAIL: first attach race: %ld allocations, one build makes %ld (built more than once?)\n",
+              cnt.allocs - allocs, one_build);
+      errors++;
+    }
+    fenci_dict_free(r.d);
+    if (cnt.live_blocks != 0) {
+      fprintf(stderr, "FAIL: first attach race: %ld blocks leaked\n", cnt.live_blocks);
+      errors++;
+      cnt.live_blocks = 0;
+    }
+  }
+  if (r.errors) fprintf(stderr, "FAIL: first attach race: %d threads failed or segmented differently\n", r.errors);
+  pthread_mutex_destroy(&cnt.mu);
+  pthread_mutex_destroy(&r.mu);
+  return errors + r.errors;
+}
+
 static int cc_model(const char *path, int rounds) {
   cc_shared s;
   cc_thread th[CC_THREADS];
@@ -176,6 +333,12 @@ static int cc_model(const char *path, int rounds) {
   printf("  %s (%s): %d threads x %d rounds over %d texts: %s\n", path,
          fenci_model_has_weights(m) ? "trained" : "lexicon", CC_THREADS, rounds, CC_TEXTS,
          errors ? "MISMATCH" : "all equal to single-threaded");
+  {
+    int race_rounds = rounds >= 20 ? 3 : 1, e = cc_first_attach(m, s.text[1], s.len[1], race_rounds);
+    printf("  %s: %d threads attach one unfrozen dict at once, %d round(s): %s\n", path, CC_THREADS, race_rounds,
+           e ? "FAILED" : "built once, no leak, all equal");
+    errors += e;
+  }
   for (k = 0; k < CC_TEXTS; k++) free(s.text[k]);
   fenci_dict_free(s.d);
   fenci_model_free(m);

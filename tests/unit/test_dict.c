@@ -1,5 +1,7 @@
 /* test_dict.c - user dictionaries: forced words, words with a frequency,
- * loading text and files (all or nothing), freezing, ownership. */
+ * loading text and files (all or nothing, in blocks, /dev/zero), freezing,
+ * ownership; words normalised as text is (traditional and full-width user
+ * words match), on the lexicon path and on a trained model's. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,15 +41,15 @@ static int col_cb(void *ctx, const fenci_token *t, const char *form, size_t n) {
   return 0;
 }
 
-/* Segments text with a fresh tagger using d (may be NULL); returns the
- * rendering, and the USER bits in *user. */
-static void seg_with(int line, const fenci_model *m, fenci_dict *d, const char *text, const char *want,
-                     unsigned want_user) {
+/* Segments text with a fresh tagger (options opts) using d (may be NULL)
+ * and compares the rendering, and the USER bits, with want. */
+static void seg_opts(int line, const fenci_model *m, unsigned opts, fenci_dict *d, const char *text,
+                     const char *want, unsigned want_user) {
   fenci_tagger *t = NULL;
   col c;
   fenci_rc rc;
   memset(&c, 0, sizeof c);
-  rc = fenci_tagger_new(&t, m, 0);
+  rc = fenci_tagger_new(&t, m, opts);
   if (rc == FENCI_OK) rc = fenci_tagger_set_dict(t, d);
   if (rc == FENCI_OK) rc = fenci_segment(t, text, strlen(text), col_cb, &c);
   th_run++;
@@ -58,7 +60,8 @@ static void seg_with(int line, const fenci_model *m, fenci_dict *d, const char *
   }
   fenci_tagger_free(t);
 }
-#define SEG(d, text, want, user) seg_with(__LINE__, m, d, text, want, user)
+#define SEG(d, text, want, user) seg_opts(__LINE__, m, 0, d, text, want, user)
+#define SEG_OPTS(mm, opts, d, text, want, user) seg_opts(__LINE__, mm, opts, d, text, want, user)
 #define ANYUSER (~0u)
 
 static fenci_dict *dict_of(const fenci_model *m, const char *text) {
@@ -286,6 +289,133 @@ static void test_frozen_and_owner(const fenci_model *m, const fenci_model *m2) {
   fenci_dict_free(d);
 }
 
+/* Words are normalised as text is: a traditional or full-width user word
+ * matches, in traditional, simplified and mixed text.  m: a lexicon-only
+ * model; trained: a model with a trained segmenter, or NULL. */
+static void test_normalised(const fenci_model *m, const fenci_model *trained) {
+  static const unsigned opts[2] = {0, FENCI_OPT_FAST};
+  fenci_dict *d;
+  size_t k;
+  /* lexicon path */
+  d = dict_of(m, "雲計算\nＢ站\n");
+  SEG(d, "我們研究雲計算", "我們/研究/雲計算", 0x4);
+  SEG(d, "我们研究云计算", "我们/研究/云计算", 0x4);
+  SEG(d, "雲计算和云計算", "雲计算/和/云計算", 0x5);
+  SEG(d, "看Ｂ站和B站", "看/Ｂ站/和/B站", 0xa);
+  fenci_dict_free(d);
+  /* a simplified word already matched traditional text: still so */
+  d = dict_of(m, "云计算\n");
+  SEG(d, "研究雲計算", "研究/雲計算", 0x2);
+  fenci_dict_free(d);
+  /* the lexicon's tag of the simplified form (计算 is tagged v) */
+  {
+    fenci_tagger *t = NULL;
+    fenci_token tok[4];
+    size_t n = 0;
+    d = dict_of(m, "計算 1000\n");
+    INT_EQ(fenci_tagger_new(&t, m, 0), FENCI_OK);
+    INT_EQ(fenci_tagger_set_dict(t, d), FENCI_OK);
+    INT_EQ(fenci_segment_into(t, "計算", strlen("計算"), tok, 4, &n), FENCI_OK);
+    INT_EQ(n, 1);
+    if (n == 1) {
+      STR_EQ(fenci_tag_name(m, tok[0].tag), "v");
+      OK(tok[0].flags & FENCI_TOK_USER, "flags %u", tok[0].flags);
+    }
+    fenci_tagger_free(t);
+    fenci_dict_free(d);
+  }
+  /* equal once normalised: one word, the last added wins */
+  d = dict_of(m, "龍貓\n龙猫\n");
+  INT_EQ(fenci_dict_size(d), 2);
+  INT_EQ(fenci_dict_freeze(d), FENCI_OK);
+  INT_EQ(fenci_dict_freeze(d), FENCI_OK); /* idempotent */
+  INT_EQ(fenci_dict_size(d), 1);
+  INT_EQ(fenci_dict_add(d, "猫", strlen("猫"), 0, NULL), FENCI_BADARG); /* frozen */
+  SEG(d, "龍貓和龙猫", "龍貓/和/龙猫", 0x5);
+  fenci_dict_free(d);
+  INT_EQ(fenci_dict_freeze(NULL), FENCI_BADARG);
+  /* a run of one mark is one unit in lexicon mode, single marks for a
+   * trained model: the word matches both ways */
+  d = dict_of(m, "！！\n");
+  SEG(d, "好！！", "好/！！", 0x2);
+  fenci_dict_free(d);
+  /* U+346E (3 bytes) maps to U+2B748 (4 bytes): 85 of them are 255 bytes,
+   * 340 once normalised, past what a key may have */
+  {
+    char w[300], line[300];
+    for (k = 0; k < 85; k++) memcpy(w + 3 * k, "\xe3\x91\xae", 3);
+    d = dict_of(m, NULL);
+    INT_EQ(fenci_dict_add(d, w, 255, 0, NULL), FENCI_BADARG);
+    INT_EQ(fenci_dict_add(d, w, 60, 0, NULL), FENCI_OK);
+    memcpy(line, w, 255);
+    memcpy(line + 255, "\n", 2);
+    {
+      char err[256];
+      INT_EQ(fenci_dict_load_text(d, line, 256, err, sizeof err), FENCI_BADFORMAT);
+      OK(strstr(err, "line 1") && strstr(err, "normalised"), "%s", err);
+    }
+    INT_EQ(fenci_dict_size(d), 1);
+    fenci_dict_free(d);
+  }
+  if (!trained) return;
+  /* the trained model, and its lexicon path (--fast) */
+  for (k = 0; k < 2; k++) {
+    d = dict_of(trained, "龍貓公車\nＢ站\n！！\n");
+    SEG_OPTS(trained, opts[k], d, "我坐龍貓公車。", "我/坐/龍貓公車/。", 0x4);
+    SEG_OPTS(trained, opts[k], d, "我坐龙猫公车。", "我/坐/龙猫公车/。", 0x4);
+    SEG_OPTS(trained, opts[k], d, "他说Ｂ站好。", "他/说/Ｂ站/好/。", 0x4);
+    SEG_OPTS(trained, opts[k], d, "好！！", "好/！！", 0x2);
+    fenci_dict_free(d);
+  }
+}
+
+/* fenci_dict_load parses in blocks of 1 MiB: lines across block ends, CRLF
+ * split between blocks, a last line without its end; a bad line far in
+ * gives its true number and adds nothing; /dev/zero fails at once. */
+static void test_load_blocks(const fenci_model *m) {
+  char path[64], err[256];
+  fenci_dict *d;
+  FILE *f;
+  size_t i, n = 150000;
+  snprintf(path, sizeof path, "/tmp/fenci_test_dict_big.%ld.txt", (long)getpid());
+  f = fopen(path, "wb");
+  if (!f) return;
+  /* 150,000 lines of 10 to 25 bytes: about 2.6 MB */
+  for (i = 0; i < n; i++) fprintf(f, "w%zu%s %zu\r\n", i, i % 3 ? "" : "xyzxyzxyzxyz", 1 + i % 5);
+  fputs("区块链\r", f);
+  fclose(f);
+  d = dict_of(m, NULL);
+  INT_EQ(fenci_dict_load(d, path, err, sizeof err), FENCI_OK);
+  INT_EQ(fenci_dict_size(d), n + 1);
+  SEG(d, "区块链", "区块链", 0x1);
+  fenci_dict_free(d);
+  /* a bad line near the end */
+  f = fopen(path, "ab");
+  if (f) {
+    fputs("\n坏 x\n", f);
+    fclose(f);
+    d = dict_of(m, NULL);
+    err[0] = 0;
+    INT_EQ(fenci_dict_load(d, path, err, sizeof err), FENCI_BADFORMAT);
+    {
+      char want[32];
+      snprintf(want, sizeof want, "line %zu:", n + 2);
+      OK(strstr(err, path) && strstr(err, want), "message: %s", err);
+    }
+    INT_EQ(fenci_dict_size(d), 0);
+    fenci_dict_free(d);
+  }
+  remove(path);
+  if (access("/dev/zero", R_OK) == 0) {
+    d = dict_of(m, NULL);
+    err[0] = 0;
+    INT_EQ(fenci_dict_load(d, "/dev/zero", err, sizeof err), FENCI_BADFORMAT);
+    OK(strstr(err, "/dev/zero") && strstr(err, "line 1"), "%s", err);
+    INT_EQ(fenci_dict_size(d), 0);
+    fenci_dict_free(d);
+  }
+}
+
 int main(void) {
   void *img = NULL, *img2 = NULL;
   fenci_model *m = th_load_model(LEX, &img), *m2 = th_load_model(LEX, &img2);
@@ -295,6 +425,15 @@ int main(void) {
     test_load(m);
     test_add_args(m);
     test_frozen_and_owner(m, m2);
+    test_load_blocks(m);
+    {
+      /* the shipped default model, when the test runs from the repository */
+      fenci_model *trained = NULL;
+      if (fenci_model_open(&trained, "models/ctb.fenci", NULL, NULL, 0) != FENCI_OK) trained = NULL;
+      if (!trained) fprintf(stderr, "test_dict: models/ctb.fenci not found, trained-model cases skipped\n");
+      test_normalised(m, trained);
+      fenci_model_free(trained);
+    }
   }
   fenci_model_free(m);
   fenci_model_free(m2);

@@ -2,8 +2,9 @@
  *
  * Round trip writer -> parse; every truncation fails cleanly; each header and
  * section-table field, corrupted, gives its own error; version policy; CRC
- * known vectors and a bitwise reference; fc_map_file on files, an empty file,
- * a directory and a missing path. */
+ * known vectors and a bitwise reference; the header check that sizes
+ * streams; fc_map_file on files (mapped and read), an empty file, a
+ * directory, a missing path and /dev/zero. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,6 +362,59 @@ static void test_random_edits(void) {
   free(img);
 }
 
+/* An allocator whose blocks all start 4 bytes past an 8-byte boundary (and
+ * counts what is live), to check that a read image is realigned. */
+static long odd_live;
+static void *odd_fn(void *ud, void *p, size_t n) {
+  unsigned char *b = p ? (unsigned char *)p - 12 : NULL;
+  (void)ud;
+  if (n == 0) {
+    if (b) {
+      odd_live--;
+      free(b);
+    }
+    return NULL;
+  }
+  b = realloc(b, n + 12); /* malloc's 16-byte alignment + 12: 4 mod 8 */
+  if (!b) return NULL;
+  if (!p) odd_live++;
+  return b + 12;
+}
+
+/* fc_fmt_header_size sizes streams: it must judge the header exactly as the
+ * parser does; fc_fmt_header_decode and fc_fmt_entry_decode show it raw. */
+static void test_header_size(void) {
+  size_t len;
+  uint8_t *img = make_image(&len), c[64];
+  uint64_t size = 0;
+  char err[256];
+  fc_header h;
+  fc_entry e;
+  INT_EQ(fc_fmt_header_size(img, 64, &size, err, sizeof err), FENCI_OK);
+  INT_EQ(size, len);
+  INT_EQ(fc_fmt_header_size(img, 10, &size, err, sizeof err), FENCI_BADFORMAT);
+  memcpy(c, img, 64);
+  c[0] = 0;
+  INT_EQ(fc_fmt_header_size(c, 64, &size, err, sizeof err), FENCI_BADFORMAT);
+  OK(strstr(err, "not a fenci model") != NULL, "%s", err);
+  memcpy(c, img, 64);
+  c[20] ^= 1; /* file_size without its CRC */
+  INT_EQ(fc_fmt_header_size(c, 64, &size, err, sizeof err), FENCI_BADFORMAT);
+  OK(strstr(err, "header CRC") != NULL, "%s", err);
+  memcpy(c, img, 64);
+  c[8] = 2;
+  INT_EQ(fc_fmt_header_size(c, 64, &size, err, sizeof err), FENCI_BADVERSION);
+  OK(fc_fmt_header_decode(&h, img, 63) == -1, "a short header does not decode");
+  OK(fc_fmt_header_decode(&h, c, 64) == 0, "decode");
+  OK(h.magic_ok && h.major == 2 && h.file_size == len && h.n_sections == 3 && h.header_crc != h.header_crc_computed &&
+         h.reserved_zero && h.byte_order == 0x01020304u && h.byte_order_ok && h.float_ok,
+     "decoded fields");
+  OK(fc_fmt_entry_decode(&e, img, len, 0) == 0 && memcmp(e.tag, "LEXT", 4) == 0 && e.size == 22, "entry 0");
+  OK(fc_fmt_entry_decode(&e, img, 64 + 24 + 23, 1) == -1, "an entry past the end does not decode");
+  OK(fc_fmt_entry_decode(&e, img, len, FC_FMT_MAX_SECTIONS) == -1, "entry 64 does not decode");
+  free(img);
+}
+
 static void test_mapfile(void) {
   char dir[] = "/tmp/fenci_test_fmt_XXXXXX", path[128], err[512];
   size_t len;
@@ -378,7 +432,7 @@ static void test_mapfile(void) {
   fp = fopen(path, "wb");
   fwrite(img, 1, len, fp);
   fclose(fp);
-  INT_EQ(fc_map_file(&m, path, NULL, err, sizeof err), FENCI_OK);
+  INT_EQ(fc_map_file(&m, path, 0, NULL, err, sizeof err), FENCI_OK);
   INT_EQ(m.size, len);
   INT_EQ(m.mapped, 1);
   OK(memcmp(m.data, img, len) == 0, "mapped bytes");
@@ -386,22 +440,44 @@ static void test_mapfile(void) {
   fc_unmap(&m);
   OK(m.data == NULL, "unmap clears");
   fc_unmap(&m); /* twice is harmless */
+  /* read into memory: 8-byte aligned even from an allocator that is not */
+  {
+    fenci_alloc odd;
+    odd.fn = odd_fn;
+    odd.ud = NULL;
+    INT_EQ(fc_map_file(&m, path, FC_MAP_READ, &odd, err, sizeof err), FENCI_OK);
+    INT_EQ(m.size, len);
+    INT_EQ(m.mapped, 0);
+    OK(((uintptr_t)m.data & 7) == 0, "read image is 8-byte aligned");
+    OK(m.data && memcmp(m.data, img, len) == 0, "read bytes");
+    INT_EQ(fc_fmt_parse(&f, m.data, m.size, 1, err, sizeof err), FENCI_OK);
+    fc_unmap(&m);
+    INT_EQ(odd_live, 0);
+  }
   remove(path);
+
+  /* /dev/zero is endless: refused after its first 64 bytes */
+  if (access("/dev/zero", R_OK) == 0) {
+    INT_EQ(fc_map_file(&m, "/dev/zero", 0, NULL, err, sizeof err), FENCI_BADFORMAT);
+    OK(strstr(err, "/dev/zero") && strstr(err, "not a fenci model"), "%s", err);
+    INT_EQ(fc_map_file(&m, "/dev/zero", FC_MAP_READ, NULL, err, sizeof err), FENCI_BADFORMAT);
+    OK(m.data == NULL && m.size == 0, "nothing kept on failure");
+  }
 
   /* empty file */
   fp = fopen(path, "wb");
   fclose(fp);
-  INT_EQ(fc_map_file(&m, path, NULL, err, sizeof err), FENCI_BADFORMAT);
+  INT_EQ(fc_map_file(&m, path, 0, NULL, err, sizeof err), FENCI_BADFORMAT);
   OK(strstr(err, path) && strstr(err, "empty"), "%s", err);
   remove(path);
 
   /* missing file, directory */
-  INT_EQ(fc_map_file(&m, path, NULL, err, sizeof err), FENCI_IO);
+  INT_EQ(fc_map_file(&m, path, 0, NULL, err, sizeof err), FENCI_IO);
   OK(strstr(err, path) && strstr(err, "No such file"), "%s", err);
-  INT_EQ(fc_map_file(&m, dir, NULL, err, sizeof err), FENCI_IO);
+  INT_EQ(fc_map_file(&m, dir, 0, NULL, err, sizeof err), FENCI_IO);
   OK(strstr(err, dir) && strstr(err, "directory"), "%s", err);
-  INT_EQ(fc_map_file(&m, NULL, NULL, err, sizeof err), FENCI_BADARG);
-  INT_EQ(fc_map_file(&m, "", NULL, err, sizeof err), FENCI_BADARG);
+  INT_EQ(fc_map_file(&m, NULL, 0, NULL, err, sizeof err), FENCI_BADARG);
+  INT_EQ(fc_map_file(&m, "", 0, NULL, err, sizeof err), FENCI_BADARG);
 
   /* unreadable (root can read anything, so only checked as a user) */
   fp = fopen(path, "wb");
@@ -409,7 +485,7 @@ static void test_mapfile(void) {
   fclose(fp);
   chmod(path, 0);
   if (geteuid() != 0) {
-    INT_EQ(fc_map_file(&m, path, NULL, err, sizeof err), FENCI_IO);
+    INT_EQ(fc_map_file(&m, path, 0, NULL, err, sizeof err), FENCI_IO);
     OK(strstr(err, "Permission denied") != NULL, "%s", err);
   }
   remove(path);
@@ -417,7 +493,7 @@ static void test_mapfile(void) {
 
   /* a file that reports size 0 but has content goes through the read path */
   if (access("/proc/self/cmdline", R_OK) == 0) {
-    INT_EQ(fc_map_file(&m, "/proc/self/cmdline", NULL, err, sizeof err), FENCI_OK);
+    INT_EQ(fc_map_file(&m, "/proc/self/cmdline", 0, NULL, err, sizeof err), FENCI_OK);
     OK(m.size > 0 && m.mapped == 0, "read fallback");
     fc_unmap(&m);
   }
@@ -431,6 +507,7 @@ int main(void) {
   test_header_fields();
   test_section_table();
   test_random_edits();
+  test_header_size();
   test_mapfile();
   TEST_DONE();
 }
