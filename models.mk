@@ -5,7 +5,8 @@
 #                 from $(DATA) (../shared/data) with ./fenci train
 #   make eval     scores each model on its own test set (SIGHAN 2005 PKU,
 #                 SIGHAN 2005 MSR, CTB6 test): P, R, F1, OOV and IV recall,
-#                 and throughput
+#                 and throughput; and every model and the lexicon mode on the
+#                 ambiguity suite (eval/ambiguity/)
 #
 # Iterations are chosen on held-out data only: pd1998-01 without the
 # articles of 1998-01-28..31 trains the PKU model and those days are its dev
@@ -18,7 +19,7 @@ MODEL_OPTS ?= --iters 20 --patience 4 --seed 1
 MODEL_NICE ?= nice
 MODEL_TRAIN = $(MODEL_NICE) ./$(BIN) train --lexicon $(MODEL_LEX) $(MODEL_OPTS)
 
-.PHONY: models eval eval-pku eval-msr eval-ctb
+.PHONY: models eval eval-pku eval-msr eval-ctb eval-ambiguity
 
 models: models/pku.fenci models/msr.fenci models/ctb.fenci
 
@@ -96,4 +97,16 @@ eval-msr: $(BIN)
 eval-ctb: $(BIN) $(EVAL_DIR)/ctb.raw $(EVAL_DIR)/ctb.words
 	$(call fc_eval,ctb,$(EVAL_DIR)/ctb.raw,$(DATA)/ctb6/ctb6.test.seg,$(EVAL_DIR)/ctb.words)
 
-eval: eval-pku eval-msr eval-ctb
+# The ambiguity suite (eval/ambiguity/README.md): sentences fully right and
+# critical spans right, on its dev part, its held-out part and both, for each
+# model and for the lexicon mode (--fast, the default model's lexicon).  The
+# corpus sentences are checked against $(DATA) when it is there.
+AMB_PY    ?= /usr/bin/python3
+AMB_SCORE  = $(AMB_PY) eval/ambiguity/score.py --fenci ./$(BIN) --data $(DATA)
+
+eval-ambiguity: $(BIN)
+	@$(AMB_SCORE) --check
+	@for m in ctb pku msr; do $(AMB_SCORE) -m models/$$m.fenci --name $$m || exit 1; done
+	@$(AMB_SCORE) -m models/ctb.fenci --fast --name fast
+
+eval: eval-pku eval-msr eval-ctb eval-ambiguity
