@@ -20,6 +20,9 @@ const fc_feat_type fc_feat_types[FC_G_NTYPES] = {
     {"mmu", 1, {0, 0, 0, 0, 0}},
     {"tlex", 3, {-1, 0, 1, 0, 0}},
     {"tlexu", 1, {0, 0, 0, 0, 0}},
+    {"lat", 3, {-1, 0, 1, 0, 0}},
+    {"latu", 1, {0, 0, 0, 0, 0}},
+    {"latm", 1, {0, 0, 0, 0, 0}},
 };
 
 /* Symbols above the Unicode range. */
@@ -199,6 +202,9 @@ size_t fc_feat_dense_rows(int t, size_t n_ids) {
   case FC_G_TLEXU: return n_ids * (FC_FEAT_LEXUCAP + 1) * (FC_FEAT_LEXUCAP + 1);
   case FC_G_LEX:
   case FC_G_TLEX: return (FC_FEAT_LEXOUT + 1) * (FC_FEAT_LEXCAP + 1) * (FC_FEAT_LEXCAP + 1);
+  case FC_G_LAT: return (FC_FEAT_LATOUT + 1) * (FC_FEAT_LATOUT + 1) * (FC_FEAT_LATOUT + 1);
+  case FC_G_LATU: return n_ids * 4;
+  case FC_G_LATM: return FC_MG_N * FC_MG_N;
   default: return 0;
   }
 }
@@ -209,6 +215,9 @@ size_t fc_feat_dense_row(int t, uint64_t key) {
   case FC_G_UNI: return a;
   case FC_G_LEXU:
   case FC_G_TLEXU: return (a * (FC_FEAT_LEXUCAP + 1) + b) * (FC_FEAT_LEXUCAP + 1) + c;
+  case FC_G_LAT: return (a * (FC_FEAT_LATOUT + 1) + b) * (FC_FEAT_LATOUT + 1) + c;
+  case FC_G_LATU: return a * 4 + b;
+  case FC_G_LATM: return a * FC_MG_N + b;
   default: return (a * (FC_FEAT_LEXCAP + 1) + b) * (FC_FEAT_LEXCAP + 1) + c;
   }
 }
@@ -290,6 +299,19 @@ uint64_t fc_feat_key(int t, const fc_feat_ctx *c, ptrdiff_t j) {
     l = c->l2 + 3 * j;
     return FC_FEAT_PACK(t, s[0], fc_feat_cap(l[0], FC_FEAT_LEXUCAP), fc_feat_cap(l[1], FC_FEAT_LEXUCAP));
   }
+  case FC_G_LAT: {
+    unsigned p = j >= 1 && (size_t)j - 1 < n ? u[j - 1].lat & 3u : FC_FEAT_LATOUT;
+    unsigned q = inside ? u[j].lat & 3u : FC_FEAT_LATOUT;
+    unsigned r = j >= -1 && (size_t)(j + 1) < n ? u[j + 1].lat & 3u : FC_FEAT_LATOUT;
+    return FC_FEAT_PACK(t, p, q, r);
+  }
+  case FC_G_LATU:
+    if (!inside) return 0;
+    return FC_FEAT_PACK(t, s[0], u[j].lat & 3u, 0);
+  case FC_G_LATM: /* after the run's last unit, FC_MG_INF as before its first */
+    if (!inside) return 0;
+    return FC_FEAT_PACK(t, fc_feat_cap(u[j].mg, FC_MG_INF),
+                        (size_t)j + 1 < n ? fc_feat_cap(u[j + 1].mg, FC_MG_INF) : FC_MG_INF, 0);
   default: return 0;
   }
 }

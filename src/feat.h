@@ -15,11 +15,14 @@
  * other symbol is FC_ID_UNK, so rare characters share weights.  Keys are
  * exact (invertible) packings of the type and three small components
  * (FC_FEAT_PACK), so the trainer can lay a group out by its components: the
- * groups keyed by one id and lexicon lengths (uni, lexu, tlexu) and the
- * small-domain groups (lex, tlex) are DENSE tables indexed directly, the
- * others hash tables.  Changing anything here that alters keys, ids or
- * block layout must bump FC_FEAT_VERSION: models record it and a library
- * refuses models of another version. */
+ * groups keyed by one id and lexicon lengths or a lattice tag (uni, lexu,
+ * tlexu, latu) and the small-domain groups (lex, tlex, lat, latm) are DENSE
+ * tables indexed directly, the others hash tables.  Changing anything here
+ * that alters keys, ids or block layout must bump FC_FEAT_VERSION: models
+ * record it and a library refuses models of another version.  Adding a type
+ * does not: a model without it reads as before, and a library without it
+ * refuses a model that has it ("unknown feature type"), as the lattice
+ * types lat, latu, latm were added in version 2. */
 #ifndef FC_FEAT_H
 #define FC_FEAT_H
 
@@ -45,6 +48,9 @@ enum {
   FC_G_MMU,     /* C_j with its maximum-matching tags           block at j             */
   FC_G_TLEX,    /* training-word lexicon lengths lb2 le2 lm2    blocks at j-1..j+1     */
   FC_G_TLEXU,   /* C_j with lb2_j, le2_j                        block at j             */
+  FC_G_LAT,     /* lattice tags of j-1, j, j+1 (fc_unit.lat)    blocks at j-1..j+1     */
+  FC_G_LATU,    /* C_j with its lattice tag                     block at j             */
+  FC_G_LATM,    /* lattice margins before and after j (mg)      block at j             */
   FC_G_NTYPES
 };
 
@@ -56,10 +62,17 @@ typedef struct fc_feat_type {
 
 extern const fc_feat_type fc_feat_types[FC_G_NTYPES];
 
-/* Mask of the templates used when none are named. */
-#define FC_FEAT_DEFAULT_MASK                                                            \
+/* The templates of the models before the lattice features (the fused
+ * decoder's base), and the lattice features (units.h: the lexicon mode's
+ * best path and its margins), which it adds when a model has them. */
+#define FC_FEAT_BASE_MASK                                                               \
   ((1u << FC_G_UNI) | (1u << FC_G_BI) | (1u << FC_G_SKIP) | (1u << FC_G_LEX) |          \
    (1u << FC_G_LEXU) | (1u << FC_G_TLEX) | (1u << FC_G_TLEXU))
+#define FC_FEAT_LAT_MASK ((1u << FC_G_LAT) | (1u << FC_G_LATU))
+#define FC_FEAT_LATM_MASK (1u << FC_G_LATM)
+/* Mask of the templates used when none are named (chosen on the dev sets:
+ * docs/ARCHITECTURE.md, "Lattice features"). */
+#define FC_FEAT_DEFAULT_MASK (FC_FEAT_BASE_MASK | FC_FEAT_LAT_MASK | FC_FEAT_LATM_MASK)
 
 /* Symbol ids.  0 is never an id (the direct map's "unknown"), then the
  * reserved ids; the ids of real symbols follow.  Ids fit 16 bits. */
@@ -137,6 +150,8 @@ static inline uint64_t fc_feat_pairmix(uint32_t k) {
 #define FC_FEAT_LEXCAP 7   /* lex/tlex lengths are capped at this */
 #define FC_FEAT_LEXUCAP 4  /* lexu/tlexu lengths are capped at this */
 #define FC_FEAT_LEXOUT 8   /* lex/tlex "a" component at anchors outside the units */
+#define FC_FEAT_LATOUT 4   /* lat: the tag of a unit outside the run; rows (a*5 + b)*5 + c */
+/* latu rows: id * 4 + tag; latm rows: mg_j * FC_MG_N + mg_j+1 (FC_MG_INF after the run) */
 size_t fc_feat_dense_rows(int t, size_t n_ids);
 size_t fc_feat_dense_row(int t, uint64_t key);
 

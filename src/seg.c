@@ -178,7 +178,10 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   int fused = mode == FENCI_MODE_DEFAULT && !(t->d && t->d->n_final);
   rc = fused ? fc_scan_units(s, chunk, len, use_model, a) : fc_scan_run(s, m, t->d, chunk, len, use_model, a);
   if (rc != FENCI_OK) return rc;
-  if (fused && use_model) fc_scan_lexfeats(s, m);
+  if (fused && use_model) {
+    rc = fc_scan_lexfeats(s, m, fc_segmodel_uses_lat(m->seg), a);
+    if (rc != FENCI_OK) return rc;
+  }
   rc = fc_ensure_tokens(t, s->n + 1);
   if (rc != FENCI_OK) return rc;
   if (use_model) {

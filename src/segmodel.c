@@ -8,7 +8,8 @@
  *         table: type, n_blocks, n_slots, max_probe, n_entries, byte offset
  *         into SEGW, layout, weight shift.
  *   SEGW  the symbol map (symbol -> id), then the tables, int8 weights:
- *         DENSE rows indexed directly (uni, lexu, tlexu, lex, tlex), PAIR
+ *         DENSE rows indexed directly (uni, lexu, tlexu, lex, tlex, lat,
+ *         latu, latm), PAIR
  *         tables keyed exactly by two ids (bi, skip; the bigram slots also
  *         carry the training-word lexicon's two-unit flags), and HASH
  *         tables with 32-bit fingerprints (the other types).  Probing is
@@ -22,8 +23,9 @@
  * Decoding a run: ids; the bigram and skip slots of every anchor, with the
  * home slots prefetched a few anchors ahead; the training-word lexicon walk
  * (most walks end at the id flags or the bigram slot); then one fused pass
- * summing, per unit, the 18 blocks of the default templates (SSE2 when
- * available); then Viterbi. */
+ * summing, per unit, the 18 blocks of the base templates and, in a model
+ * with them, the lattice ones (lat's three blocks as one precomputed sum,
+ * latu, latm; SSE2 when available); then Viterbi. */
 #include <string.h>
 
 #include "alloc.h"
@@ -69,7 +71,15 @@ struct fc_segmodel {
   int need_cls;         /* some table reads the feature classes */
   const fc_segtab *t[FC_G_NTYPES]; /* by type, NULL when absent */
   int has_tlex;         /* SEGL present */
-  int fused;            /* exactly the default tables, with SEGL: one fused loop */
+  int fused;            /* exactly the base tables (FC_FEAT_BASE_MASK), maybe with lat and
+                         * latu (both or neither) and latm, with SEGL: one fused loop */
+  int fused_lat;        /* the fused loop adds the lattice tag tables (lat, latu) */
+  int fused_latm;       /* ... and the lattice margin table (latm) */
+  int uses_lat;         /* some table reads fc_unit.lat or .mg */
+  int32_t *latw;        /* lat: the sum of the three blocks that score a unit, by the window
+                         * of lattice tags of the units i-2..i+2 (fc_seg_latwin), 4 per
+                         * window, weights shifted; NULL without lat */
+  int32_t *latmw;       /* latm: its rows as int32 (4 per row, shifted); NULL without latm */
   const uint8_t *cflags; /* SEGL: n_ids one-unit flags */
   fc_tlex tlex;         /* SEGL: strings of 3+ units */
   fc_segtab tab[FC_G_NTYPES];
@@ -86,6 +96,8 @@ struct fc_segscratch {
   uint32_t *home; /* cap + FC_SEG_KEXTRA home slots */
   uint32_t *row;  /* cap + FC_SEG_KEXTRA dense rows (lex) */
   uint32_t *row2; /* cap + FC_SEG_KEXTRA dense rows (tlex) */
+  uint32_t *row3; /* cap + FC_SEG_KEXTRA lat windows (the generic path) */
+  uint32_t *row4; /* cap + FC_SEG_KEXTRA dense rows (latm, the generic path) */
   uint64_t *keys; /* cap + FC_SEG_KEXTRA feature keys */
   size_t cap;     /* units the arrays hold */
   fenci_alloc a;  /* allocator of the arrays */
@@ -94,7 +106,8 @@ struct fc_segscratch {
 static int32_t fc_seg_rdi32(const uint8_t *p) { return (int32_t)fc_rd32(p); }
 
 static int fc_seg_dense_type(int t) {
-  return t == FC_G_UNI || t == FC_G_LEXU || t == FC_G_TLEXU || t == FC_G_LEX || t == FC_G_TLEX;
+  return t == FC_G_UNI || t == FC_G_LEXU || t == FC_G_TLEXU || t == FC_G_LEX || t == FC_G_TLEX || t == FC_G_LAT ||
+         t == FC_G_LATU || t == FC_G_LATM;
 }
 
 static int fc_seg_need_cls(int t) { return t == FC_G_CLS || t == FC_G_REP || t == FC_G_MM || t == FC_G_MMU; }
@@ -104,6 +117,36 @@ int fc_segmodel_layout(int t) {
   if (fc_seg_dense_type(t)) return FC_LAYOUT_DENSE;
   if (t == FC_G_BI || t == FC_G_SKIP) return FC_LAYOUT_PAIR;
   return FC_LAYOUT_HASH;
+}
+
+#define FC_SEG_LATWIN 3125 /* windows of five lattice tags, each of FC_FEAT_LATOUT + 1 values */
+
+/* The lattice tables in the form the decoder adds them: lat's three blocks
+ * that score unit i depend only on the tags of units i-2..i+2, so their sum
+ * is precomputed for each of the 5^5 windows (one 16-byte add per unit
+ * instead of three lookups), and latm's rows are widened to int32.  Read
+ * once here from the validated tables (dense, of the sizes checked). */
+static int fc_seg_lat_tables(fc_segmodel *m, const fenci_alloc *a) {
+  const fc_segtab *t = m->t[FC_G_LAT];
+  uint32_t w, k, q;
+  if (t) {
+    const uint32_t o = FC_FEAT_LATOUT + 1;
+    if (!(m->latw = fc_malloc(a, FC_SEG_LATWIN * 4 * sizeof *m->latw))) return -1;
+    for (w = 0; w < FC_SEG_LATWIN; w++) {
+      uint32_t x[5], r[3];
+      for (k = 0, q = w; k < 5; k++, q /= o) x[4 - k] = q % o; /* x[0] = tag of unit i-2 */
+      for (k = 0; k < 3; k++) r[k] = (x[k] * o + x[k + 1]) * o + x[k + 2]; /* rows of anchors i-1, i, i+1 */
+      for (k = 0; k < 4; k++) /* anchor i+1 block 0, anchor i block 1, anchor i-1 block 2 */
+        m->latw[4 * w + k] = ((int32_t)(int8_t)t->slots[r[2] * 12 + k] + (int32_t)(int8_t)t->slots[r[1] * 12 + 4 + k] +
+                              (int32_t)(int8_t)t->slots[r[0] * 12 + 8 + k]) *
+                             (1 << t->shift);
+    }
+  }
+  if ((t = m->t[FC_G_LATM]) != NULL) {
+    if (!(m->latmw = fc_malloc(a, FC_MG_N * FC_MG_N * 4 * sizeof *m->latmw))) return -1;
+    for (k = 0; k < FC_MG_N * FC_MG_N * 4; k++) m->latmw[k] = (int32_t)(int8_t)t->slots[k] * (1 << t->shift);
+  }
+  return 0;
 }
 
 static const char *fc_seg_symmap(fc_segmodel *m, const fc_section *w, uint32_t off, uint32_t n_ext) {
@@ -237,15 +280,31 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
     }
   }
   {
-    unsigned mask = 0;
+    unsigned mask = 0, rest, latp;
     for (i = 0; i < n_tabs; i++) mask |= 1u << m->tab[i].type;
-    m->fused = m->has_tlex && mask == FC_FEAT_DEFAULT_MASK;
+    rest = mask & ~(FC_FEAT_LAT_MASK | FC_FEAT_LATM_MASK);
+    latp = mask & FC_FEAT_LAT_MASK;
+    m->fused = m->has_tlex && rest == FC_FEAT_BASE_MASK && (latp == 0 || latp == FC_FEAT_LAT_MASK);
+    m->fused_lat = m->fused && latp != 0;
+    m->fused_latm = m->fused && (mask & FC_FEAT_LATM_MASK) != 0;
+    m->uses_lat = (mask & (FC_FEAT_LAT_MASK | FC_FEAT_LATM_MASK)) != 0;
+  }
+  if (fc_seg_lat_tables(m, a)) {
+    fc_segmodel_free(m, a);
+    return FENCI_NOMEM;
   }
   *out = m;
   return FENCI_OK;
 }
 
-void fc_segmodel_free(fc_segmodel *m, const fenci_alloc *a) { fc_free(a, m); }
+void fc_segmodel_free(fc_segmodel *m, const fenci_alloc *a) {
+  if (!m) return;
+  fc_free(a, m->latw);
+  fc_free(a, m->latmw);
+  fc_free(a, m);
+}
+
+int fc_segmodel_uses_lat(const fc_segmodel *m) { return m && m->uses_lat; }
 
 fenci_rc fc_segscratch_new(fc_segscratch **out, const fenci_alloc *a) {
   fc_segscratch *s = fc_calloc(a, 1, sizeof *s);
@@ -268,6 +327,8 @@ void fc_segscratch_free(fc_segscratch *s, const fenci_alloc *a) {
   fc_free(&s->a, s->home);
   fc_free(&s->a, s->row);
   fc_free(&s->a, s->row2);
+  fc_free(&s->a, s->row3);
+  fc_free(&s->a, s->row4);
   fc_free(&s->a, s->keys);
   fc_free(a, s);
 }
@@ -301,6 +362,10 @@ static int fc_segscratch_reserve(fc_segscratch *s, size_t n) {
   s->row = p;
   if (!(p = fc_realloc(&s->a, s->row2, (cap + k) * sizeof *s->row2))) return -1;
   s->row2 = p;
+  if (!(p = fc_realloc(&s->a, s->row3, (cap + k) * sizeof *s->row3))) return -1;
+  s->row3 = p;
+  if (!(p = fc_realloc(&s->a, s->row4, (cap + k) * sizeof *s->row4))) return -1;
+  s->row4 = p;
   if (!(p = fc_realloc(&s->a, s->keys, (cap + k) * sizeof *s->keys))) return -1;
   s->keys = p;
   s->cap = cap;
@@ -399,6 +464,44 @@ static void fc_seg_lexrows(const fc_unit *u, const uint8_t *l2, size_t n, uint32
   }
 }
 
+/* The window of unit i, its row of m->latw: the lattice tags of units
+ * i-2..i+2 in base 5 (unit i-2 first), FC_FEAT_LATOUT outside the run.
+ * fc_seg_latwin0 is unit 0's, fc_seg_latwin_next the next unit's. */
+static inline uint32_t fc_seg_lattag(const fc_unit *u, size_t n, size_t i) {
+  return i < n ? u[i].lat & 3u : FC_FEAT_LATOUT;
+}
+
+static inline uint32_t fc_seg_latwin0(const fc_unit *u, size_t n) {
+  const uint32_t o = FC_FEAT_LATOUT, b = FC_FEAT_LATOUT + 1;
+  return (((o * b + o) * b + fc_seg_lattag(u, n, 0)) * b + fc_seg_lattag(u, n, 1)) * b + fc_seg_lattag(u, n, 2);
+}
+
+static inline uint32_t fc_seg_latwin_next(uint32_t w, const fc_unit *u, size_t n, size_t i) {
+  return (w % (FC_SEG_LATWIN / (FC_FEAT_LATOUT + 1))) * (FC_FEAT_LATOUT + 1) + fc_seg_lattag(u, n, i + 3);
+}
+
+/* The windows of the units into win[0..n). */
+static void fc_seg_latwin(const fc_unit *u, size_t n, uint32_t *win) {
+  uint32_t w = fc_seg_latwin0(u, n);
+  size_t i;
+  for (i = 0; i < n; i++) {
+    win[i] = w;
+    w = fc_seg_latwin_next(w, u, n, i);
+  }
+}
+
+/* Rows of the latm table at anchors 0 .. n-1 into row[j]: the margins
+ * before and after unit j, after the run's last unit FC_MG_INF. */
+static void fc_seg_latmrows(const fc_unit *u, size_t n, uint32_t *row) {
+  uint32_t p = n ? fc_seg_cap(u[0].mg, FC_MG_INF) : 0, q;
+  size_t j;
+  for (j = 0; j < n; j++) {
+    q = j + 1 < n ? fc_seg_cap(u[j + 1].mg, FC_MG_INF) : FC_MG_INF;
+    row[j] = p * FC_MG_N + q;
+    p = q;
+  }
+}
+
 #if FC_SEG_SSE2
 typedef __m128i fc_seg_acc;
 typedef __m128i fc_seg_sh; /* 24 - shift, for _mm_sra_epi32 */
@@ -412,6 +515,8 @@ typedef __m128i fc_seg_sh; /* 24 - shift, for _mm_sra_epi32 */
     (a) = _mm_add_epi32((a), _mm_sra_epi32(x_, (sh)));                                           \
   } while (0)
 #define FC_ACC_STORE(e, a) _mm_storeu_si128((__m128i *)(void *)(e), (a))
+/* four int32 weights at p */
+#define FC_ACC_ADD32(a, p) ((a) = _mm_add_epi32((a), _mm_loadu_si128((const __m128i *)(const void *)(p))))
 #else
 typedef struct { int32_t v[4]; } fc_seg_acc;
 typedef int fc_seg_sh;
@@ -419,10 +524,26 @@ typedef int fc_seg_sh;
 #define FC_ACC_ZERO(a) memset(&(a), 0, sizeof(a))
 #define FC_ACC_ADD(a, p, sh) fc_seg_add4((a).v, (p), (sh))
 #define FC_ACC_STORE(e, a) memcpy((e), (a).v, 16)
+#define FC_ACC_ADD32(a, p)                                                                                       \
+  do {                                                                                                           \
+    const int32_t *p_ = (p);                                                                                     \
+    (a).v[0] += p_[0];                                                                                           \
+    (a).v[1] += p_[1];                                                                                           \
+    (a).v[2] += p_[2];                                                                                           \
+    (a).v[3] += p_[3];                                                                                           \
+  } while (0)
 #endif
 
-/* Emission scores of the default templates, one pass over the units. */
-static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n) {
+#if defined(__GNUC__)
+#define FC_SEG_INLINE static inline __attribute__((always_inline))
+#else
+#define FC_SEG_INLINE static inline
+#endif
+
+/* Emission scores of the base templates (and with lat set the lattice
+ * ones), one pass over the units. */
+FC_SEG_INLINE void fc_seg_fused_loop(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n,
+                                     const int lat, const int latm) {
   const uint32_t *id = s->sym + FC_FEAT_PAD;
   const uint8_t *wu = m->t[FC_G_UNI]->slots, *wlu = m->t[FC_G_LEXU]->slots, *wtu = m->t[FC_G_TLEXU]->slots;
   const uint8_t *wl = m->t[FC_G_LEX]->slots, *wt = m->t[FC_G_TLEX]->slots, *l2 = s->l2;
@@ -432,6 +553,11 @@ static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *
   const fc_seg_sh slu = FC_SH(m->t[FC_G_LEXU]), stu = FC_SH(m->t[FC_G_TLEXU]);
   const fc_seg_sh sl = FC_SH(m->t[FC_G_LEX]), st = FC_SH(m->t[FC_G_TLEX]);
   int32_t *emis = s->emis;
+  const uint8_t *wau = lat ? m->t[FC_G_LATU]->slots : NULL;
+  const int32_t *wa = m->latw, *wm = m->latmw;
+  const fc_seg_sh sau = lat ? FC_SH(m->t[FC_G_LATU]) : su;
+  uint32_t win = lat ? fc_seg_latwin0(u, n) : 0;             /* lat: the window of unit i */
+  uint32_t mgp = latm && n ? fc_seg_cap(u[0].mg, FC_MG_INF) : 0; /* latm: the margin before unit i */
   size_t i;
   fc_seg_lexrows(u, NULL, n, s->row);
   fc_seg_lexrows(NULL, l2, n, s->row2);
@@ -460,8 +586,25 @@ static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *
     FC_ACC_ADD(a, wt + (size_t)row2[i + 2] * 12, st);
     FC_ACC_ADD(a, wt + (size_t)row2[i + 1] * 12 + 4, st);
     FC_ACC_ADD(a, wt + (size_t)row2[i] * 12 + 8, st);
+    if (lat) {
+      FC_ACC_ADD32(a, wa + (size_t)win * 4);
+      FC_ACC_ADD(a, wau + ((size_t)id[i] * 4 + (u[i].lat & 3u)) * 4, sau);
+      win = fc_seg_latwin_next(win, u, n, i);
+    }
+    if (latm) {
+      uint32_t q = i + 1 < n ? fc_seg_cap(u[i + 1].mg, FC_MG_INF) : FC_MG_INF;
+      FC_ACC_ADD32(a, wm + (size_t)(mgp * FC_MG_N + q) * 4);
+      mgp = q;
+    }
     FC_ACC_STORE(emis + 4 * i, a);
   }
+}
+
+static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n) {
+  if (m->fused_lat && m->fused_latm) fc_seg_fused_loop(m, s, u, n, 1, 1);
+  else if (m->fused_lat) fc_seg_fused_loop(m, s, u, n, 1, 0);
+  else if (m->fused_latm) fc_seg_fused_loop(m, s, u, n, 0, 1);
+  else fc_seg_fused_loop(m, s, u, n, 0, 0);
 }
 
 /* Splits every word of more than FC_SEG_MAXWORD units into pieces of that
@@ -585,6 +728,33 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
       fc_seg_add4(e, w + (size_t)row[i + 2] * 12, t->shift);
       fc_seg_add4(e, w + (size_t)row[i + 1] * 12 + 4, t->shift);
       fc_seg_add4(e, w + (size_t)row[i] * 12 + 8, t->shift);
+    }
+  }
+  if (m->latw) { /* the three blocks of lat that score unit i, summed by window */
+    uint32_t *win = s->row3;
+    fc_seg_latwin(u, n, win);
+    for (i = 0; i < n; i++) {
+      const int32_t *w = m->latw + 4 * (size_t)win[i];
+      int32_t *e = emis + 4 * i;
+      e[0] += w[0];
+      e[1] += w[1];
+      e[2] += w[2];
+      e[3] += w[3];
+    }
+  }
+  if ((t = m->t[FC_G_LATU]) != NULL) {
+    const uint8_t *w = t->slots;
+    for (i = 0; i < n; i++) fc_seg_add4(emis + 4 * i, w + ((size_t)id[i] * 4 + (u[i].lat & 3u)) * 4, t->shift);
+  }
+  if (m->latmw) {
+    fc_seg_latmrows(u, n, s->row4);
+    for (i = 0; i < n; i++) {
+      const int32_t *w = m->latmw + 4 * (size_t)s->row4[i];
+      int32_t *e = emis + 4 * i;
+      e[0] += w[0];
+      e[1] += w[1];
+      e[2] += w[2];
+      e[3] += w[3];
     }
   }
   /* the other (hashed) types, anchor by anchor */

@@ -24,6 +24,10 @@ void fc_segscratch_free(fc_segscratch *s, const fenci_alloc *a);
  * best path is found under those constraints.  FENCI_OK or FENCI_NOMEM. */
 fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags);
 
+/* 1 when some table of m reads the units' lattice features (fc_unit.lat,
+ * fc_unit.mg), which the fused scan (fc_scan_lexfeats) then has to find. */
+int fc_segmodel_uses_lat(const fc_segmodel *m);
+
 /* The table layout (SEGH record field) of feature type t, for the trainer. */
 int fc_segmodel_layout(int t);
 

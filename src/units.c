@@ -189,6 +189,7 @@ size_t fc_unit_len(const uint8_t *s, size_t n, uint8_t *kind, uint8_t *cls, uint
 }
 
 void fc_scan_free(fc_scan *s, const fenci_alloc *a) {
+  fc_free(a, s->best);
   fc_free(a, s->nb);
   fc_free(a, s->ns);
   fc_free(a, s->u);
@@ -311,7 +312,7 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
       u->cp = ncp;
       u->cls = FC_C_HAN;
       u->kind = FENCI_KIND_WORD;
-      u->lb = u->le = u->lm = u->force = u->run = u->brk = 0;
+      u->lb = u->le = u->lm = u->force = u->run = u->brk = u->lat = u->mg = 0;
       u->h3 = 1;
       o[0] = (uint8_t)(0xE0 | (ncp >> 12));
       o[1] = (uint8_t)(0x80 | ((ncp >> 6) & 0x3F));
@@ -402,14 +403,90 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
   return FENCI_OK;
 }
 
-void fc_scan_lexfeats(fc_scan *s, const fenci_model *m) {
-  size_t i, run = 0, k;
+_Static_assert(sizeof(fc_unit) <= 24, "fc_unit grew past 24 bytes");
+
+/* ------------------------------------------------------ lattice features */
+
+#define FC_LAT_HUGE 1e300 /* the cost of what no path reaches */
+
+/* The cost of a unit alone on the lattice, as in lattice.c. */
+static inline double fc_lat_unit_cost(const fc_unit *u, const fenci_model *m) {
+  float c = u->kind == FENCI_KIND_SPACE || u->kind == FENCI_KIND_PUNCT || u->kind == FENCI_KIND_INVALID ? 0.0f
+                                                                                                     : m->oov_cost;
+  return (double)c;
+}
+
+/* The magnitude step of a margin d >= 0 (nats): below 1, 2, 4, 8, 16, and
+ * above (no alternative at all included). */
+static inline uint8_t fc_lat_step(double d) {
+  return (uint8_t)(d < 4 ? (d < 1 ? 0 : d < 2 ? 1 : 2) : d < 8 ? 3 : d < 16 ? 4 : 5);
+}
+
+/* The left-to-right pass after a right-to-left one, which left in lat the
+ * length in units of the word the best path takes at each unit (0: the
+ * unit alone) and in mg the step of its margin: follows the path, writes
+ * the tags and passes each path word's margin to its boundaries (units.h). */
+static void fc_lat_follow(fc_unit *u, size_t n) {
+  size_t i = 0, next, k;
+  uint8_t step = n ? u[0].mg : 0; /* the margin step of the word at i */
+  int start = 1;                  /* unit i starts a stretch */
+  while (i < n) {
+    size_t len = u[i].lat ? u[i].lat : 1;
+    int space = u[i].kind == FENCI_KIND_SPACE;
+    if (len > n - i) len = n - i;
+    next = i + len;
+    if (start || space) u[i].mg = FC_MG_INF;
+    if (len == 1) {
+      u[i].lat = FC_TAG_S;
+    } else {
+      u[i].lat = FC_TAG_B;
+      for (k = i + 1; k + 1 < next; k++) u[k].lat = FC_TAG_M;
+      u[next - 1].lat = FC_TAG_E;
+      for (k = i + 1; k < next; k++) u[k].mg = step; /* joined */
+    }
+    if (next < n) {
+      uint8_t nstep = u[next].mg;
+      u[next].mg = (uint8_t)(FC_MG_STEPS + step); /* cut */
+      step = nstep;
+    }
+    start = space;
+    i = next;
+  }
+}
+
+#if defined(__GNUC__)
+#define FC_UNITS_INLINE static inline __attribute__((always_inline))
+#else
+#define FC_UNITS_INLINE static inline
+#endif
+
+/* fc_scan_lexfeats, compiled once with and once without the lattice. */
+FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, const int lat) {
+  size_t i, run = 0, k, sp = s->n; /* sp: the first whitespace unit after i (n: none) */
   fc_unit *u = s->u;
+  double *best = s->best;
+  if (lat) best[s->n] = 0;
   for (i = s->n; i-- > 0;) {
     fc_dat_match lm[FC_MAXM];
     size_t nl;
+    double b = 0, b2 = FC_LAT_HUGE; /* the best path from i, and the best one with another first word */
+    uint32_t bt = 0;                /* the length of the best word from i, 0: the unit alone */
     run = u[i].h3 ? run + 1 : 0;
-    if (u[i].kind == FENCI_KIND_SPACE || u[i].kind == FENCI_KIND_INVALID) continue;
+    if (u[i].kind == FENCI_KIND_SPACE || u[i].kind == FENCI_KIND_INVALID) {
+      if (lat) {
+        /* whitespace starts a new lattice: the path before it does not
+         * depend on what follows (both cost 0 alone) */
+        if (u[i].kind == FENCI_KIND_SPACE) {
+          best[i] = 0;
+          sp = i;
+        } else {
+          best[i] = best[i + 1];
+        }
+        u[i].mg = FC_MG_STEPS - 1; /* the unit alone, no alternative */
+      }
+      continue;
+    }
+    if (lat) b = fc_lat_unit_cost(&u[i], m) + best[i + 1];
     nl = fc_scan_lex_at(s, m, i, run, lm);
     for (k = 0; k < nl; k++) {
       uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len), l, q;
@@ -422,8 +499,102 @@ void fc_scan_lexfeats(fc_scan *s, const fenci_model *m) {
       if (lc > u[j].le) u[j].le = lc;
       for (q = (uint32_t)i + 1; q < j; q++)
         if (lc > u[q].lm) u[q].lm = lc;
+      if (lat && j < sp) {
+        /* as fc_lattice_scan: shortest first, ties to the longer word but
+         * never from the unit alone */
+        double c = (double)fc_model_cost(m, lm[k].value) + best[j + 1];
+        if (c < b || (c == b && bt && l > bt)) {
+          b2 = b;
+          b = c;
+          bt = l;
+        } else if (c < b2) {
+          b2 = c;
+        }
+      }
+    }
+    if (lat) {
+      best[i] = b;
+      u[i].lat = (uint8_t)bt;
+      u[i].mg = fc_lat_step(b2 - b);
     }
   }
+  if (lat) fc_lat_follow(u, s->n);
+}
+
+fenci_rc fc_scan_lexfeats(fc_scan *s, const fenci_model *m, int lat, const fenci_alloc *a) {
+  if (!lat) {
+    fc_scan_lexfeats_pass(s, m, 0);
+    return FENCI_OK;
+  }
+  if (fc_grow(a, (void **)&s->best, &s->bcap, s->n + 1, sizeof *s->best)) return FENCI_NOMEM;
+  fc_scan_lexfeats_pass(s, m, 1);
+  return FENCI_OK;
+}
+
+/* Tags and margins over the edges of fc_scan_run, as fc_lattice_best finds
+ * its path (forced words cut the lattice), per stretch between whitespace. */
+static fenci_rc fc_scan_lat_edges(fc_scan *s, const fenci_model *m, const fenci_alloc *a) {
+  size_t n = s->n, i;
+  uint32_t sp = (uint32_t)n, nfz = (uint32_t)n; /* the first whitespace / forced unit after i */
+  double *best;
+  if (fc_grow(a, (void **)&s->best, &s->bcap, n + 1, sizeof *s->best)) return FENCI_NOMEM;
+  best = s->best;
+  best[n] = 0;
+  for (i = n; i-- > 0;) {
+    fc_unit *u = &s->u[i];
+    double b, b2 = FC_LAT_HUGE;
+    uint32_t bt = 0, q;
+    u->mg = FC_MG_STEPS - 1; /* no alternative */
+    if (u->kind == FENCI_KIND_SPACE) {
+      best[i] = 0;
+      u->lat = 0;
+      sp = (uint32_t)i;
+      continue;
+    }
+    if (u->force == 1 + FC_TAG_M || u->force == 1 + FC_TAG_E) {
+      best[i] = 0; /* unreachable: no path enters a forced span */
+      u->lat = 0;
+      nfz = (uint32_t)i;
+      continue;
+    }
+    if (u->force == 1 + FC_TAG_B || u->force == 1 + FC_TAG_S) {
+      /* the forced word: the edge from i ending where the force span ends */
+      size_t e = i + 1;
+      while (e < n && s->u[e].force == 1 + FC_TAG_M) e++;
+      if (u->force == 1 + FC_TAG_B) e++;
+      if (e > n) e = n;
+      b = FC_LAT_HUGE;
+      for (q = s->first[i]; q < s->first[i + 1]; q++)
+        if (s->e[q].to == e && s->e[q].user == 2) {
+          b = best[e];
+          bt = (uint32_t)(e - i);
+          break;
+        }
+      best[i] = b;
+      u->lat = (uint8_t)bt;
+      nfz = (uint32_t)i;
+      continue;
+    }
+    b = fc_lat_unit_cost(u, m) + best[i + 1];
+    for (q = s->first[i]; q < s->first[i + 1]; q++) {
+      const fc_edge *e = &s->e[q];
+      double c;
+      if (e->to > sp || e->to > nfz || e->user == FC_EDGE_UNK) continue; /* crosses whitespace or a forced word */
+      c = (double)e->cost + best[e->to];
+      if (c < b || (c == b && bt && e->to - (uint32_t)i > bt)) {
+        b2 = b;
+        b = c;
+        bt = e->to - (uint32_t)i;
+      } else if (c < b2) {
+        b2 = c;
+      }
+    }
+    best[i] = b;
+    u->lat = (uint8_t)bt;
+    u->mg = fc_lat_step(b2 - b);
+  }
+  fc_lat_follow(s->u, n);
+  return FENCI_OK;
 }
 
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
@@ -472,6 +643,7 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
       until = best;
     }
   }
+  if (feats && fc_scan_lat_edges(s, m, a)) return FENCI_NOMEM;
   return FENCI_OK;
 }
 

@@ -29,6 +29,10 @@ typedef struct fc_unit {
                      * tables apply */
   uint8_t run;      /* number of h3 units from this one on, at most 255 (fc_scan_run) */
   uint8_t brk;      /* 1: no token joins this unit to the one before (the break rule) */
+  uint8_t lat;      /* FC_TAG_* of the unit on the lexicon lattice's best path (feats
+                     * scans, see below) */
+  uint8_t mg;       /* bucket of the lattice margin at the boundary before the unit
+                     * (0 .. FC_MG_INF; feats scans, see below) */
 } fc_unit;
 
 /* The break rule, kept by every segmenter and mode: a token never joins
@@ -83,11 +87,14 @@ typedef struct fc_scan {
   size_t nbn, nbcap;
   uint32_t *ns;     /* ns[i]: offset of unit i in nb (n+1 entries) */
   size_t nscap;
+  double *best;     /* lattice features: best[i], the cost of the best path from unit i
+                     * to the end of its stretch (n+1 entries) */
+  size_t bcap;
 } fc_scan;
 
 /* Splits text into units and finds every lexicon/user word over them.
- * With feats set, also fills the units' cp and lb/le/lm fields, which only
- * the trained model reads.  Replaces the previous contents of s.
+ * With feats set, also fills the units' cp, lb/le/lm, lat and mg fields, which
+ * only the trained model reads.  Replaces the previous contents of s.
  * FENCI_OK or FENCI_NOMEM. */
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                      int feats, const fenci_alloc *a);
@@ -97,10 +104,40 @@ void fc_scan_free(fc_scan *s, const fenci_alloc *a);
 fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
                        const fenci_alloc *a);
 
+/* The lattice tag of a unit (fc_unit.lat, feats scans only): its B/M/E/S
+ * tag on the path the lexicon mode would take (fc_lattice_best /
+ * fc_lattice_scan: least total -ln P(word), a unit alone at the unknown
+ * cost, ties to the longer word, forced user words cut the lattice), with
+ * two differences that keep training and decoding alike: no unknown-word
+ * candidates (feats scans have none), and each stretch of units between
+ * whitespace units is a lattice of its own (no word crosses whitespace;
+ * starting each stretch's sums at 0 makes a line's path independent of the
+ * text after it, as in training, where a sentence is a line).
+ *
+ * The lattice margin (fc_unit.mg) says how strongly the lexicon prefers
+ * the path's choice.  At each unit i the right-to-left pass has the cost of
+ * the best path from i and that of the best path from i that starts with
+ * another word (or the unit alone); their difference d_i >= 0 (nats) is the
+ * margin of the word the best path takes at i.  Each word [i, e) of the
+ * path hands it to its boundaries: those inside the word get the "joined"
+ * bucket step(d_i), the one at its end (unit e's mg) the "cut" bucket
+ * FC_MG_STEPS + step(d_i), where step() is 0..5 for d below 1, 2, 4, 8, 16
+ * nats and above (no alternative at all: 5).  A stretch's first unit (and
+ * a whitespace unit) has FC_MG_INF.  This is the forward-backward margin
+ * (the best path cutting at a boundary against the best path joining there)
+ * seen from the start of the path's word only: no forward pass and no
+ * stored edges, and as accurate on the dev sets.  fc_scan_run finds tags
+ * and margins over its edges, fc_scan_lexfeats inside its pass: the same. */
+#define FC_MG_STEPS 6               /* margin steps of a sign */
+#define FC_MG_INF (2 * FC_MG_STEPS) /* a stretch's first unit */
+#define FC_MG_N (FC_MG_INF + 1)     /* buckets */
+
 /* The lexicon lengths lb, le and lm of the units of a scan filled by
  * fc_scan_units with feats, without a user dictionary: what fc_scan_run
- * derives from its edges, without storing them. */
-void fc_scan_lexfeats(fc_scan *s, const fenci_model *m);
+ * derives from its edges, without storing them.  With lat set, also the
+ * lat and mg fields (the best path is found inside the same right-to-left
+ * pass); without it they are left 0.  FENCI_OK or FENCI_NOMEM. */
+fenci_rc fc_scan_lexfeats(fc_scan *s, const fenci_model *m, int lat, const fenci_alloc *a);
 
 #define FC_MAXM 64 /* lexicon matches kept per unit */
 

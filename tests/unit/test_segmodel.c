@@ -18,7 +18,9 @@ static const char *LEX = "我们 100\n北京 80\n学习 50\n天安门 30\n喜欢
 static const char *TRAIN =
     "我们 喜欢 北京 。\n我们 学习 中文 。\n他们 喜欢 天安门 。\n老师 学习 中文 。\n"
     "我们 在 北京 学习 。\n他们 在 北京 喜欢 中文 。\n老师 喜欢 我们 。\n我们 喜欢 老师 。\n"
-    "他们 学习 北京 的 历史 。\n老师 在 天安门 。\n我们 的 老师 喜欢 北京 。\n他们 的 中文 很 好 。\n";
+    "他们 学习 北京 的 历史 。\n老师 在 天安门 。\n我们 的 老师 喜欢 北京 。\n他们 的 中文 很 好 。\n"
+    /* runs end without a mark too (the lattice templates see the run's end) */
+    "老师 喜欢 北京\n";
 
 static void test_corpus(void) {
   fc_corpus c;
@@ -331,6 +333,8 @@ static void test_templates(void) {
   INT_EQ(fc_feat_parse_mask("uni,bi"), (1u << FC_G_UNI) | (1u << FC_G_BI));
   INT_EQ(fc_feat_parse_mask("default"), FC_FEAT_DEFAULT_MASK);
   INT_EQ(fc_feat_parse_mask("uni,bogus"), 0);
+  INT_EQ(fc_feat_parse_mask("lat,latu,latm"), (1u << FC_G_LAT) | (1u << FC_G_LATU) | (1u << FC_G_LATM));
+  OK((FC_FEAT_DEFAULT_MASK & FC_FEAT_LAT_MASK) == FC_FEAT_LAT_MASK, "lat and latu are default templates");
 }
 
 int main(void) {

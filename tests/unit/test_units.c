@@ -1,4 +1,5 @@
-/* test_units.c - the pre-tokenizer (fc_unit_len, fc_scan_run).
+/* test_units.c - the pre-tokenizer (fc_unit_len, fc_scan_run) and the
+ * lattice tags of trained-model scans.
  *
  * Each case gives a text and the units it must split into, written as the
  * unit strings separated by '|' with the expected kind letter after each
@@ -12,6 +13,7 @@
 #include "chars.h"
 #include "fenci.h"
 #include "harness.h"
+#include "lattice.h"
 #include "units.h"
 
 /* kind letters: w word, l latin, n number, u url, e email, p punct,
@@ -265,6 +267,209 @@ static void test_edges(void) {
   fenci_free(NULL, img);
 }
 
+/* ---------------------------------------------------------- lattice tags */
+
+static uint64_t lrng = 1;
+static unsigned lrnd(void) {
+  lrng ^= lrng << 13;
+  lrng ^= lrng >> 7;
+  lrng ^= lrng << 17;
+  return (unsigned)(lrng >> 11);
+}
+
+/* The tags of fc_lattice_best's path over a feats scan of text (one stretch
+ * without whitespace) into tags; returns the number of units, or -1. */
+static long best_path_tags(const fenci_model *m, const fenci_dict *d, const char *text, size_t len, uint8_t *tags,
+                           size_t cap) {
+  fc_scan s;
+  fc_lattice l;
+  fc_tok *tok;
+  size_t nt = 0, k, from = 0, i;
+  long n = -1;
+  memset(&s, 0, sizeof s);
+  memset(&l, 0, sizeof l);
+  if (fc_scan_run(&s, m, d, (const uint8_t *)text, len, 1, NULL) != FENCI_OK || s.n > cap) goto out;
+  tok = malloc((s.n + 1) * sizeof *tok);
+  if (tok && fc_lattice_best(&l, &s, m, d != NULL, tok, &nt, NULL) == FENCI_OK) {
+    for (k = 0; k < nt; k++) {
+      size_t to = tok[k].end;
+      for (i = from; i < to; i++)
+        tags[i] = (uint8_t)(to == from + 1 ? FC_TAG_S : i == from ? FC_TAG_B : i + 1 == to ? FC_TAG_E : FC_TAG_M);
+      from = to;
+    }
+    n = (long)s.n;
+  }
+  free(tok);
+out:
+  fc_lattice_free(&l, NULL);
+  fc_scan_free(&s, NULL);
+  return n;
+}
+
+/* Checks the lat fields of a scan against fc_lattice_best run on each
+ * stretch between whitespace units alone. */
+static int check_stretches(const fenci_model *m, const fenci_dict *d, const char *text, const fc_scan *s,
+                           char *why, size_t whylen) {
+  static uint8_t tags[40000];
+  size_t a = 0, b, i;
+  while (a < s->n) {
+    if (s->u[a].kind == FENCI_KIND_SPACE) {
+      a++;
+      continue;
+    }
+    for (b = a; b < s->n && s->u[b].kind != FENCI_KIND_SPACE; b++) {
+    }
+    if (best_path_tags(m, d, text + s->u[a].start, s->u[b - 1].end - s->u[a].start, tags, sizeof tags) !=
+        (long)(b - a)) {
+      snprintf(why, whylen, "units %zu..%zu: the stretch scans differently", a, b);
+      return 1;
+    }
+    for (i = a; i < b; i++)
+      if (s->u[i].lat != tags[i - a]) {
+        snprintf(why, whylen, "unit %zu (stretch %zu..%zu): lat %u, best path %u", i, a, b, (unsigned)s->u[i].lat,
+                 (unsigned)tags[i - a]);
+        return 1;
+      }
+    a = b;
+  }
+  return 0;
+}
+
+/* The margin buckets follow the path: "cut" buckets before a unit whose
+ * lattice tag is B or S, "joined" buckets before M and E, FC_MG_INF at a
+ * stretch's first unit. */
+static int check_margins(const fc_scan *s, char *why, size_t whylen) {
+  size_t i;
+  for (i = 0; i < s->n; i++) {
+    int cut = s->u[i].lat == FC_TAG_B || s->u[i].lat == FC_TAG_S, mg = s->u[i].mg;
+    int first = i == 0 || s->u[i - 1].kind == FENCI_KIND_SPACE;
+    if (s->u[i].kind == FENCI_KIND_SPACE) continue;
+    if (mg >= FC_MG_N || (first && mg != FC_MG_INF) || (cut && mg < FC_MG_STEPS) || (!cut && mg >= FC_MG_STEPS)) {
+      snprintf(why, whylen, "unit %zu: lat %u, margin bucket %d", i, (unsigned)s->u[i].lat, mg);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The fused scan (fc_scan_units + fc_scan_lexfeats) and the edge scan
+ * (fc_scan_run) give every unit the same lexicon lengths and lattice tag,
+ * and the tag is that of the lexicon mode's best path (fc_lattice_best,
+ * without unknown-word candidates) over the unit's stretch; with a user
+ * dictionary, forced words cut the lattice as there. */
+static void test_lattice_tags(void) {
+  static const char *const pieces[] = {
+      "买水果然后来世博园", "结婚的和尚未结婚的", "一次性交多少钱", "枪杆子里出政权", "长春市长春药店",
+      "研究生命起源", "中华人民共和国", "骑在马上", "从小学起", "使用户满意", "他说的确实在理", "，", "。",
+      "——", "……", " ", "\n", "\t", "\xe3\x80\x80", "abc", "iPhone", "3.5%", "１２３", "http://example.com/a",
+      "x@y.com", "カナ", "\xff", "\xe4\xb8", "\x01", "!!!", "卡拉OK", "A股", "T恤衫", "的", "了", "在"};
+  static const char tiny[] = "水果 50\n果然 40\n然后 60\n后来 30\n和尚 20\n尚未 30\n结婚 40\n一次 30\n"
+                             "一次性 20\n性交 10\n交 50\n长春 30\n市长 40\n长春药 5\n药店 30\n马上 60\n"
+                             "卡拉OK 10\nA股 20\n研究 50\n研究生 20\n生命 40\n";
+  void *img = NULL;
+  fenci_model *shipped = NULL, *tinym = th_load_model(tiny, &img), *ms[2];
+  fenci_dict *d = NULL;
+  char *buf = malloc(12000), why[300];
+  fc_scan s, f;
+  size_t nm = 0, k, i;
+  int iter, bad = 0;
+  memset(&s, 0, sizeof s);
+  memset(&f, 0, sizeof f);
+  if (tinym) ms[nm++] = tinym;
+  if (fenci_model_open(&shipped, "models/lexicon.fenci", NULL, NULL, 0) == FENCI_OK) ms[nm++] = shipped;
+  for (k = 0; k < nm && buf; k++) {
+    const fenci_model *m = ms[k];
+    for (iter = 0; iter < 400 && bad < 3; iter++) {
+      size_t len = 0, target = lrnd() % 2000;
+      int with_space = iter % 2;
+      while (len < target) {
+        const char *p = pieces[lrnd() % (sizeof pieces / sizeof pieces[0])];
+        size_t pl = strlen(p);
+        if (!with_space && (p[0] == ' ' || p[0] == '\n' || p[0] == '\t' || (unsigned char)p[0] == 0xe3)) continue;
+        if (len + pl > 12000) break;
+        memcpy(buf + len, p, pl);
+        len += pl;
+      }
+      if (fc_scan_run(&s, m, NULL, (const uint8_t *)buf, len, 1, NULL) != FENCI_OK ||
+          fc_scan_units(&f, (const uint8_t *)buf, len, 1, NULL) != FENCI_OK ||
+          fc_scan_lexfeats(&f, m, 1, NULL) != FENCI_OK) {
+        OK(0, "scan failed");
+        bad++;
+        continue;
+      }
+      if (s.n != f.n) {
+        OK(0, "model %zu, iteration %d: %zu vs %zu units", k, iter, s.n, f.n);
+        bad++;
+        continue;
+      }
+      for (i = 0; i < s.n; i++)
+        if (s.u[i].lat != f.u[i].lat || s.u[i].mg != f.u[i].mg || s.u[i].lb != f.u[i].lb || s.u[i].le != f.u[i].le ||
+            s.u[i].lm != f.u[i].lm) {
+          OK(0, "model %zu, iteration %d, unit %zu: edge scan lat %u mg %u lb %u le %u lm %u, fused lat %u mg %u lb %u "
+             "le %u lm %u", k, iter, i, s.u[i].lat, s.u[i].mg, s.u[i].lb, s.u[i].le, s.u[i].lm, f.u[i].lat, f.u[i].mg,
+             f.u[i].lb, f.u[i].le, f.u[i].lm);
+          bad++;
+          break;
+        }
+      if (check_margins(&s, why, sizeof why)) {
+        OK(0, "model %zu, iteration %d: %s", k, iter, why);
+        bad++;
+      }
+      if (check_stretches(m, NULL, buf, &s, why, sizeof why)) {
+        OK(0, "model %zu, iteration %d: %s", k, iter, why);
+        bad++;
+      }
+      th_run++;
+    }
+  }
+  /* a known path: the lattice finds 水果 然后 where the errors were 水 果然 */
+  if (tinym) {
+    const char *t = "买水果然后来";
+    static const uint8_t want[] = {FC_TAG_S, FC_TAG_B, FC_TAG_E, FC_TAG_B, FC_TAG_E, FC_TAG_S};
+    fc_scan_run(&s, tinym, NULL, (const uint8_t *)t, strlen(t), 1, NULL);
+    INT_EQ(s.n, 6);
+    for (i = 0; i < s.n && i < 6; i++) INT_EQ(s.u[i].lat, want[i]);
+    /* a forced user word cuts the lattice: 果然 forced gives 水 果然 后来 */
+    if (fenci_dict_new(&d, tinym, NULL) == FENCI_OK && fenci_dict_add(d, "果然", strlen("果然"), 0, NULL) == FENCI_OK &&
+        fenci_dict_add(d, "然后来", strlen("然后来"), 1, NULL) == FENCI_OK && fenci_dict_freeze(d) == FENCI_OK) {
+      static const uint8_t want2[] = {FC_TAG_S, FC_TAG_S, FC_TAG_B, FC_TAG_E, FC_TAG_B, FC_TAG_E};
+      fc_scan_run(&s, tinym, d, (const uint8_t *)t, strlen(t), 1, NULL);
+      for (i = 0; i < s.n && i < 6; i++) INT_EQ(s.u[i].lat, want2[i]);
+      if (check_stretches(tinym, d, t, &s, why, sizeof why)) OK(0, "with a dictionary: %s", why);
+      /* random text with the dictionary, against fc_lattice_best with forced words */
+      for (iter = 0; iter < 100 && buf && bad < 3; iter++) {
+        size_t len = 0, target = lrnd() % 1500;
+        while (len < target) {
+          const char *p = pieces[lrnd() % (sizeof pieces / sizeof pieces[0])];
+          size_t pl = strlen(p);
+          if (len + pl > 12000) break;
+          memcpy(buf + len, p, pl);
+          len += pl;
+        }
+        if (fc_scan_run(&s, tinym, d, (const uint8_t *)buf, len, 1, NULL) != FENCI_OK) break;
+        if (check_stretches(tinym, d, buf, &s, why, sizeof why) || check_margins(&s, why, sizeof why)) {
+          OK(0, "with a dictionary, iteration %d: %s", iter, why);
+          bad++;
+        }
+        for (i = 0; i < s.n; i++)
+          if (s.u[i].force && s.u[i].lat != s.u[i].force - 1) {
+            OK(0, "with a dictionary, iteration %d, unit %zu: forced %u, lat %u", iter, i, s.u[i].force - 1u,
+               s.u[i].lat);
+            bad++;
+            break;
+          }
+      }
+    }
+  }
+  fc_scan_free(&s, NULL);
+  fc_scan_free(&f, NULL);
+  fenci_dict_free(d);
+  fenci_model_free(shipped);
+  fenci_model_free(tinym);
+  fenci_free(NULL, img);
+  free(buf);
+}
+
 int main(void) {
   test_latin();
   test_numbers();
@@ -275,5 +480,6 @@ int main(void) {
   test_nul();
   test_prefixes();
   test_edges();
+  test_lattice_tags();
   TEST_DONE();
 }
