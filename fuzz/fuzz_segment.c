@@ -6,11 +6,11 @@
  * bit 6 the shipped lexicon (models/lexicon.fenci, when present; bit 3 wins),
  * bit 7 the mini lexicon with an unknown-word model (HMMC; bits 3, 6 win).
  * Byte 1: bits 0-1 which trained model (models/ *.fenci with weights, in
- * name order, modulo their number); when bits 5-7 are all set, the text
- * is repeated until it is longer than 70 KiB, so that a chunk boundary
- * (64 KiB) falls somewhere in it, inside long units and words too (an
- * eighth of the inputs, as large ones are slow to check; the two runs
- * through fenci_segment_into are skipped for them).
+ * name order, modulo their number); when bits 2-6 are all set, the text
+ * is repeated until it is longer than 66 KiB, so that a chunk boundary
+ * (64 KiB) falls somewhere in it, inside long units and words too (one
+ * input in 32, as large ones are slow to check under the sanitizers; the
+ * two runs through fenci_segment_into are skipped for them).
  * With a user dictionary, the next byte gives the word count (low 3 bits)
  * and each word is a length byte (1..16), a frequency byte (0 = forced) and
  * the word bytes.  With an early stop, the next byte is the token to stop
@@ -104,9 +104,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if ((o & 32) && pos < size) stop = (size_t)data[pos++] + 1;
   text = (const char *)data + pos;
   len = size - pos;
-  big = (o2 >> 5) == 7 && len > 0;
+  big = (o2 & 0x7C) == 0x7C && len > 0;
   if (big) {
-    size_t want = (70u << 10) + 1, k;
+    size_t want = (66u << 10) + 1, k;
     free(fz_big);
     fz_big = malloc(want + len);
     if (!fz_big) abort();
