@@ -387,7 +387,8 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
     u->h3 = cls == FC_C_HAN && ncp >= FC_UNK_LO && ncp <= FC_UNK_HI;
     {
       /* the break rule: what no token may join (see fc_unit.brk) */
-      int hard = kind == FENCI_KIND_INVALID || kind == FENCI_KIND_URL || kind == FENCI_KIND_EMAIL || cp < 0x20 ||
+      int hard = kind == FENCI_KIND_INVALID || kind == FENCI_KIND_SPACE || kind == FENCI_KIND_URL ||
+                 kind == FENCI_KIND_EMAIL || cp < 0x20 ||
                  (cp >= 0x7F && cp <= 0x9F);
       uint32_t mark = kind == FENCI_KIND_PUNCT ? cp : 0;
       u->brk = (uint8_t)(s->n > 0 && (hard || prev_hard || (mark && prev_mark && mark != prev_mark)));
