@@ -57,8 +57,9 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libfenci.a
 unit: $(UNIT_BIN)
 	@fail=0; for t in $(UNIT_BIN); do echo "== $$t"; $$t || { echo "FAILED: $$t"; fail=1; }; done; exit $$fail
 
+# tests/sqlite/run.sh builds the FTS5 extension with $(MAKE) (the same flags).
 check: all unit $(BUILD)/examples/segment
-	@BUILD=$(BUILD) FENCI=./$(BIN) FENCI_MODEL_DIR=$(CURDIR)/models sh tests/run.sh
+	+@MAKE="$(MAKE)" BUILD=$(BUILD) FENCI=./$(BIN) FENCI_MODEL_DIR=$(CURDIR)/models sh tests/run.sh
 	@echo "make check: all tests passed"
 
 # The README's library example must keep compiling and working.
@@ -99,9 +100,10 @@ eval-traditional: $(BIN)
 	  ./$(BIN) eval $$gold $(BUILD)/eval/$$t.out --words $(DATA)/sighan2005/$${t}_training_words.utf8 2>/dev/null | head -1; \
 	done
 
-# Fragments owned by their areas: benchmark, models/eval, fuzzing.
+# Fragments owned by their areas: benchmark, models/eval, fuzzing, SQLite.
 -include bench/bench.mk
 -include models.mk
+-include sqlite/sqlite.mk
 -include fuzz/fuzz.mk
 
 install: all

@@ -322,6 +322,35 @@ FENCI_API fenci_rc fenci_segment_into(fenci_tagger *t, const char *text, size_t 
  * Valid while the model lives.  Thread-safe. */
 FENCI_API const char *fenci_tag_name(const fenci_model *m, uint16_t tag);
 
+/* --------------------------------------------------------------- folding */
+
+/* Flags for fenci_fold (bit flags). */
+enum {
+  FENCI_FOLD_CASE = 0x1,  /* simple case folding of Latin (ASCII, Latin-1, Latin Extended-A),
+                           * basic Greek and Cyrillic capitals: A -> a, É -> é, Ÿ -> ÿ */
+  FENCI_FOLD_WIDTH = 0x2, /* full-width ASCII forms U+FF01..U+FF5E to ASCII, U+3000 to a space */
+  FENCI_FOLD_T2S = 0x4,   /* traditional Han characters to simplified ones (the table the
+                           * segmenter normalises with: OpenCC's single characters), to
+                           * the end of a chain (薴 -> 苧 -> 苎): folding is idempotent */
+  FENCI_FOLD_ALL = 0x7
+};
+
+/* Folds text (len bytes, any bytes; no NUL needed) into out, cap bytes:
+ * character by character, with flags FENCI_FOLD_*, so that forms a search
+ * should take for the same word give the same bytes (ＡＢＣ, ABC and abc;
+ * 北京大學 and 北京大学).  Bytes that are not valid UTF-8 are copied as
+ * they are; flags 0 copies the text.  The result is at most 4 * len bytes
+ * (today never more than len + len / 3: a few traditional characters of
+ * three bytes have a simplified form of four) and is not NUL-terminated.
+ * *out_len receives the length of the whole result, also when it does not
+ * fit: then out holds the characters that fit, none cut in part, and
+ * FENCI_TOOSMALL is returned (call again with *out_len bytes; out may be
+ * NULL when cap is 0).  out must not overlap text.
+ * Returns FENCI_OK, FENCI_TOOSMALL, or FENCI_BADARG (unknown flags, text
+ * NULL with len > 0, out NULL with cap > 0, out_len NULL).  Thread-safe. */
+FENCI_API fenci_rc fenci_fold(const char *text, size_t len, unsigned flags, char *out, size_t cap,
+                              size_t *out_len);
+
 #ifdef __cplusplus
 }
 #endif
