@@ -22,7 +22,7 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit clean asan ubsan install uninstall bench eval models lexicon
+.PHONY: all check unit clean asan ubsan install uninstall bench eval models lexicon FORCE
 
 # The tool: ./fenci for the normal build; sanitizer builds keep theirs in
 # their build directory so they never replace the normal one.
@@ -42,7 +42,15 @@ $(BUILD)/libfenci.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libfenci.so.$(SOVERSION) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The CLI looks for named models in $(PREFIX)/share/fenci after the build tree.
+# The stamp holds the PREFIX common.o was compiled for and is rewritten only
+# when PREFIX changes, so `make install PREFIX=/opt/x` after a plain `make`
+# rebuilds common.o and the installed fenci searches (and names) /opt/x.
 $(BUILD)/cli/common.o: ALL_CFLAGS += -DFENCI_DATADIR='"$(PREFIX)/share/fenci"'
+$(BUILD)/cli/common.o: $(BUILD)/prefix.stamp
+$(BUILD)/prefix.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = '$(PREFIX)' ] || printf '%s\n' '$(PREFIX)' >$@
+FORCE:
 
 $(BIN): $(CLI_OBJ) $(BUILD)/libfenci.a
 	@mkdir -p $(dir $@)
@@ -109,7 +117,7 @@ eval-traditional: $(BIN)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/fenci $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 fenci $(DESTDIR)$(PREFIX)/bin/fenci
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fenci
 	install -m 644 $(BUILD)/libfenci.a $(DESTDIR)$(PREFIX)/lib/libfenci.a
 	install -m 755 $(BUILD)/libfenci.so $(DESTDIR)$(PREFIX)/lib/libfenci.so.$(VERSION)
 	ln -sf libfenci.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libfenci.so.$(SOVERSION)

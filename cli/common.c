@@ -17,22 +17,28 @@ static int fc_exists(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The files tried for a model name, in order: the list is both the search
+ * and, when nothing is found, the message, so the two cannot disagree. */
+#define FC_MODEL_TRIES 5
+
 int fc_cli_model_path(const char *name, char *out, size_t n) {
-  char exe[4096], dir[4096];
-  const char *env;
-  size_t l;
+  char tried[FC_MODEL_TRIES][4400], exe[4096];
+  const char *env = getenv("FENCI_MODEL_DIR");
+  int nt = 0, i, l;
+  size_t o;
   ssize_t k;
   if (!name) name = FENCI_DEFAULT_MODEL;
-  l = strlen(name);
-  if (strchr(name, '/') || (l > 6 && !strcmp(name + l - 6, ".fenci"))) {
+  if (strchr(name, '/')) {
     snprintf(out, n, "%s", name);
     return fc_exists(out) ? 0 : -1;
   }
-  env = getenv("FENCI_MODEL_DIR");
-  if (env && *env) {
-    snprintf(out, n, "%s/%s.fenci", env, name);
-    if (fc_exists(out)) return 0;
+  l = (int)strlen(name);
+  if (l > 6 && !strcmp(name + l - 6, ".fenci")) {
+    /* a file of that name here, else the same search as without ".fenci" */
+    snprintf(tried[nt++], sizeof tried[0], "%s", name);
+    l -= 6;
   }
+  if (env && *env) snprintf(tried[nt++], sizeof tried[0], "%s/%.*s.fenci", env, l, name);
   k = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (k > 0) {
     char *slash;
@@ -40,28 +46,37 @@ int fc_cli_model_path(const char *name, char *out, size_t n) {
     slash = strrchr(exe, '/');
     if (slash) {
       *slash = 0;
-      snprintf(dir, sizeof dir, "%s", exe);
-      snprintf(out, n, "%s/models/%s.fenci", dir, name);
-      if (fc_exists(out)) return 0;
-      snprintf(out, n, "%s/../share/fenci/%s.fenci", dir, name);
-      if (fc_exists(out)) return 0;
+      snprintf(tried[nt++], sizeof tried[0], "%s/models/%.*s.fenci", exe, l, name);
+      snprintf(tried[nt++], sizeof tried[0], "%s/../share/fenci/%.*s.fenci", exe, l, name);
     }
   }
-  snprintf(out, n, "%s/%s.fenci", FENCI_DATADIR, name);
-  if (fc_exists(out)) return 0;
-  snprintf(out, n, "%s.fenci (searched $FENCI_MODEL_DIR, models/ next to the fenci binary, %s)", name, FENCI_DATADIR);
+  snprintf(tried[nt++], sizeof tried[0], "%s/%.*s.fenci", FENCI_DATADIR, l, name);
+  for (i = 0; i < nt; i++)
+    if (fc_exists(tried[i])) {
+      snprintf(out, n, "%s", tried[i]);
+      return 0;
+    }
+  o = (size_t)snprintf(out, n, "%s (looked for", name);
+  for (i = 0; i < nt && o < n; i++) o += (size_t)snprintf(out + o, n - o, "%s %s", i ? "," : "", tried[i]);
+  if (o < n) snprintf(out + o, n - o, ")");
   return -1;
 }
 
 fenci_model *fc_cli_open_model(const char *name) {
-  char path[4400], err[512];
+  char path[FC_MODEL_TRIES * 4400 + 64], err[512]; /* room for the files tried */
   fenci_model *m = NULL;
   fenci_rc rc;
   if (fc_cli_model_path(name, path, sizeof path)) {
     fprintf(stderr, "fenci: model not found: %s\n", path);
     return NULL;
   }
-  rc = fenci_model_open(&m, path, NULL, err, sizeof err);
+  /* FENCI_NO_MMAP (non-empty, not "0"): read the model into memory, so that
+   * a model file truncated or rewritten while fenci runs cannot harm it */
+  {
+    const char *nm = getenv("FENCI_NO_MMAP");
+    unsigned flags = nm && *nm && strcmp(nm, "0") != 0 ? FENCI_OPEN_READ : 0;
+    rc = fenci_model_open_ex(&m, path, flags, NULL, err, sizeof err);
+  }
   if (rc != FENCI_OK) {
     fprintf(stderr, "fenci: cannot open model: %s\n", err[0] ? err : fenci_rc_str(rc));
     return NULL;
@@ -138,4 +153,89 @@ int fc_cli_write_file(const char *cmd, const char *path, const void *buf, size_t
     return -1;
   }
   return 0;
+}
+
+int fc_cli_close_stdout(int report) {
+  int lost = ferror(stdout) != 0, e;
+  errno = 0;
+  if (fclose(stdout) != 0) lost = 1;
+  e = errno;
+  if (lost && report)
+    fprintf(stderr, "fenci: error writing standard output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+  return lost ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- options */
+
+void fc_opts_init(fc_opts *o, const char *cmd, int argc, char **argv) {
+  memset(o, 0, sizeof *o);
+  o->cmd = cmd;
+  o->argc = argc;
+  o->argv = argv;
+  o->i = 0; /* argv[0] is the subcommand */
+}
+
+int fc_opts_next(fc_opts *o) {
+  if (++o->i >= o->argc) return 0;
+  o->arg = o->argv[o->i];
+  o->val = NULL;
+  o->reported = 0;
+  if (!o->no_more && !strcmp(o->arg, "--")) {
+    o->no_more = 1;
+    return fc_opts_next(o);
+  }
+  o->is_opt = !o->no_more && o->arg[0] == '-' && o->arg[1];
+  return 1;
+}
+
+/* Length of "--l" when arg is "--l" or starts with "--l=", else 0. */
+static size_t fc_opt_long(const char *arg, const char *l) {
+  size_t n;
+  if (!l || arg[0] != '-' || arg[1] != '-') return 0;
+  n = strlen(l);
+  if (strncmp(arg + 2, l, n) || (arg[2 + n] && arg[2 + n] != '=')) return 0;
+  return n + 2;
+}
+
+int fc_opt_flag(fc_opts *o, char s, const char *l) {
+  size_t n;
+  if (!o->is_opt) return 0;
+  if (s && o->arg[1] == s && !o->arg[2]) return 1;
+  n = fc_opt_long(o->arg, l);
+  if (!n) return 0;
+  if (!o->arg[n]) return 1;
+  fprintf(stderr, "fenci %s: option --%s takes no value\n", o->cmd, l);
+  o->reported = 1;
+  return 0;
+}
+
+int fc_opt_value(fc_opts *o, char s, const char *l) {
+  size_t n = 0;
+  if (!o->is_opt) return 0;
+  if (s && o->arg[1] == s) {
+    if (o->arg[2]) {
+      o->val = o->arg + 2;
+      return 1;
+    }
+  } else {
+    n = fc_opt_long(o->arg, l);
+    if (!n) return 0;
+    if (o->arg[n] == '=') {
+      o->val = o->arg + n + 1;
+      return 1;
+    }
+  }
+  if (o->i + 1 >= o->argc) {
+    fprintf(stderr, "fenci %s: option %s needs an argument\n", o->cmd, o->arg);
+    o->reported = 1;
+    return 0;
+  }
+  o->val = o->argv[++o->i];
+  return 1;
+}
+
+int fc_opt_unknown(fc_opts *o) {
+  if (!o->reported)
+    fprintf(stderr, "fenci %s: unknown option '%s' (try 'fenci %s --help')\n", o->cmd, o->arg, o->cmd);
+  return 2;
 }

@@ -8,19 +8,15 @@
 /* The model used when none is named. */
 #ifndef FENCI_DEFAULT_MODEL
 #define FENCI_DEFAULT_MODEL "ctb"
-/* Writes buf to path for subcommand cmd: a regular (or new) file through a
- * temporary file and a rename, so a failed write never leaves half a model;
- * a pipe or device is written in place, never replaced.  0 or -1 (message
- * printed). */
-int fc_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
-
 #endif
 
-/* Resolves NAME or PATH to a model file path: a PATH containing '/' or
- * ending in ".fenci" is used as is; a NAME is looked up as NAME.fenci in
- * $FENCI_MODEL_DIR, then models/ next to the executable, then
- * ../share/fenci next to it, then FENCI_DATADIR.  Writes into out (size n).
- * Returns 0 when found, -1 otherwise (out then holds the names tried). */
+/* Resolves NAME or PATH to a model file path.  A PATH contains '/'; a
+ * NAME ending in ".fenci" is used as is when that file exists in the
+ * current directory, and otherwise is searched like the NAME without it.
+ * A NAME is looked up as NAME.fenci in $FENCI_MODEL_DIR, models/ next to
+ * the executable, ../share/fenci next to it, then FENCI_DATADIR (the
+ * install PREFIX's share/fenci).  Writes into out (size n).  Returns 0
+ * when found, -1 otherwise (out then names every file tried). */
 int fc_cli_model_path(const char *name, char *out, size_t n);
 
 /* Opens the model named (NULL: the default), printing errors to stderr. */
@@ -34,5 +30,47 @@ char *fc_cli_read_file(const char *path, size_t *len);
  * a pipe or device is written in place, never replaced.  0 or -1 (message
  * printed). */
 int fc_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
+
+/* Flushes and closes stdout, so that a full disk or a closed pipe is never
+ * reported as success; main calls it once after every command.  Prints
+ * why when report is set.  0, or -1 when some output was lost. */
+int fc_cli_close_stdout(int report);
+
+/* Command-line options, the same way for every subcommand: "-x VALUE",
+ * "-xVALUE", "--long VALUE" and "--long=VALUE"; "--" ends the options and
+ * "-" alone is an operand (stdin).  A loop over the arguments:
+ *
+ *   fc_opts o;
+ *   fc_opts_init(&o, "cut", argc, argv);
+ *   while (fc_opts_next(&o)) {
+ *     if (!o.is_opt) files[n++] = o.arg;
+ *     else if (fc_opt_flag(&o, 'q', "quiet")) quiet = 1;
+ *     else if (fc_opt_value(&o, 'm', "model")) model = o.val;
+ *     else return fc_opt_unknown(&o);
+ *   }
+ *
+ * The matchers print a message and return 0 for a missing value or a value
+ * given to a flag; fc_opt_unknown then prints nothing more. */
+typedef struct fc_opts {
+  const char *cmd; /* subcommand name for messages */
+  int argc;
+  char **argv;
+  int i;           /* index of the current argument */
+  const char *arg; /* the current argument */
+  const char *val; /* the value of the option fc_opt_value matched */
+  int is_opt;      /* arg is an option, not an operand */
+  int no_more;     /* "--" seen: the rest are operands */
+  int reported;    /* a matcher printed an error for arg */
+} fc_opts;
+
+void fc_opts_init(fc_opts *o, const char *cmd, int argc, char **argv);
+/* Moves to the next argument; 0 at the end. */
+int fc_opts_next(fc_opts *o);
+/* 1 when arg is the flag -s or --l (s may be 0, l may be NULL). */
+int fc_opt_flag(fc_opts *o, char s, const char *l);
+/* 1 when arg is the option -s or --l with a value, then in o->val. */
+int fc_opt_value(fc_opts *o, char s, const char *l);
+/* For an argument no matcher took: prints why (once) and returns 2. */
+int fc_opt_unknown(fc_opts *o);
 
 #endif

@@ -10,7 +10,7 @@
 
 static void compile_usage(FILE *f) {
   fprintf(f,
-          "usage: fenci compile SOURCE [--oov-corpus SEGMENTED] -o OUTPUT\n"
+          "usage: fenci compile SOURCE [--oov-corpus SEGMENTED] -o|--output OUTPUT\n"
           "Compiles a lexicon source into a model file that 'fenci cut -m OUTPUT' can use.\n"
           "SOURCE has one entry a line: \"word [freq [tag]]\" (fields separated by spaces or\n"
           "tabs; '#' starts a comment line; a missing freq counts as 1; duplicates add up).\n"
@@ -27,31 +27,23 @@ int fc_cmd_compile(int argc, char **argv) {
   void *img = NULL;
   fenci_rc rc;
   int i;
-  for (i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+  fc_opts o;
+  fc_opts_init(&o, "compile", argc, argv);
+  while (fc_opts_next(&o)) {
+    if (!o.is_opt) {
+      if (src) {
+        fprintf(stderr, "fenci compile: one SOURCE only\n");
+        return 2;
+      }
+      src = o.arg;
+    } else if (fc_opt_flag(&o, 'h', "help")) {
       compile_usage(stdout);
       return 0;
-    } else if (!strcmp(argv[i], "-o")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "fenci compile: -o needs a file name\n");
-        return 2;
-      }
-      out = argv[++i];
-    } else if (!strcmp(argv[i], "--oov-corpus")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "fenci compile: --oov-corpus needs a file name\n");
-        return 2;
-      }
-      corpus_path = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "fenci compile: unknown option '%s'\n", argv[i]);
-      return 2;
-    } else if (!src) {
-      src = argv[i];
-    } else {
-      fprintf(stderr, "fenci compile: one SOURCE only\n");
-      return 2;
-    }
+    } else if (fc_opt_value(&o, 'o', "output")) {
+      out = o.val;
+    } else if (fc_opt_value(&o, 0, "oov-corpus")) {
+      corpus_path = o.val;
+    } else return fc_opt_unknown(&o);
   }
   if (!src || !out) {
     compile_usage(stderr);

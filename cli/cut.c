@@ -1,8 +1,24 @@
 /* cut.c - `fenci cut`: segment files or stdin line by line.
  *
- * Input is read in batches of whole lines.  With -j N, N worker threads
- * segment batches (one tagger each, all sharing the model) while the main
- * thread reads ahead and writes finished batches strictly in input order. */
+ * Input is read in batches of about CUT_BATCH bytes, cut after the last
+ * newline.  With -j N, N worker threads segment batches (one tagger each,
+ * all sharing the model) while the main thread reads ahead and writes
+ * finished batches strictly in input order.
+ *
+ * Memory does not grow with the line length: a line longer than a batch is
+ * cut, and the batch holding the piece before the cut is "open".  Its
+ * tokens ending in the last CUT_KEEP_BACK bytes are not written; the next
+ * batch starts with the last CUT_TAIL bytes again and goes on where the
+ * written tokens end (after the last whitespace or sentence punctuation
+ * among them, where the text before matters least).  So every written token
+ * was segmented with at least CUT_KEEP_BACK bytes of the text after it, as
+ * inside the library's own chunks (src/seg.c), and since no token is longer
+ * than the library's 64 KiB chunk, none reaches back past CUT_TAIL: no token
+ * is split at a cut.  The batch continuing a line starts from the previous
+ * one's state (byte and character offsets, tokens written), so with -j N it
+ * waits for that batch.  Output is handed on whenever OB_FLUSH_AT bytes are
+ * buffered, so extra tokens (--all with many nested user words) cannot pile
+ * up either. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -18,6 +34,13 @@
 #include "common.h"
 #include "fenci.h"
 
+#define CUT_BATCH (128u << 10) /* input bytes per batch */
+#define CUT_KEEP_BACK 4096     /* a cut line's tokens ending this close to the cut are segmented again */
+#define CUT_TAIL (65536 + CUT_KEEP_BACK) /* bytes of a cut line that the next batch starts with */
+_Static_assert(CUT_BATCH > CUT_TAIL + CUT_KEEP_BACK + 4, "a cut batch must reach past its tail and keep-back");
+#define OB_FLUSH_AT (4u << 20) /* output bytes buffered before they are handed on */
+#define CUT_MAX_SEP 255        /* bytes of a -d separator */
+
 enum { FMT_TEXT, FMT_JSON, FMT_LINES };
 
 typedef struct cut_cfg {
@@ -27,26 +50,42 @@ typedef struct cut_cfg {
   size_t seplen;
   int format;
   int jobs;
-  const char **dicts;
-  int ndicts;
-  int progress;
+  int progress; /* 1 on a terminal, 2 forced (--progress), 0 off (-q) */
 } cut_cfg;
 
+/* ---------------------------------------------------------------- output */
+
+enum { OB_OK, OB_NOMEM, OB_LOST };
+
+/* An output buffer.  With a flush hook it never holds much more than
+ * OB_FLUSH_AT bytes: when full, its bytes are handed on and it starts over. */
 typedef struct obuf {
   char *p;
   size_t n, cap;
-  int oom;
+  int fail;                     /* OB_NOMEM or OB_LOST: later bytes are dropped */
+  unsigned long nflush;         /* times the bytes were handed on */
+  int (*flush)(struct obuf *b); /* writes p[0..n); 0 or -1; NULL: grow */
+  void *ctx;                    /* for flush */
 } obuf;
 
-static void ob_put(obuf *b, const void *s, size_t n) {
-  if (b->oom || n == 0) return;
+/* Out of room: hand the bytes on (with a flush hook) or grow, then add s. */
+static void ob_put_slow(obuf *b, const void *s, size_t n) {
+  if (b->fail) return;
+  if (b->flush && b->cap >= OB_FLUSH_AT) {
+    if (b->flush(b)) {
+      b->fail = OB_LOST;
+      return;
+    }
+    b->n = 0;
+    b->nflush++;
+  }
   if (b->n + n > b->cap) {
     size_t nc = b->cap ? b->cap : 65536;
     char *np;
     while (nc < b->n + n) nc *= 2;
     np = realloc(b->p, nc);
     if (!np) {
-      b->oom = 1;
+      b->fail = OB_NOMEM;
       return;
     }
     b->p = np;
@@ -54,6 +93,17 @@ static void ob_put(obuf *b, const void *s, size_t n) {
   }
   memcpy(b->p + b->n, s, n);
   b->n += n;
+}
+
+/* Small and inlined: the JSON format calls it several times a token.  After
+ * a failure bytes may still land in the buffer; they are never written. */
+static inline void ob_put(obuf *b, const void *s, size_t n) {
+  if (n && n <= b->cap - b->n) {
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+  } else if (n) {
+    ob_put_slow(b, s, n);
+  }
 }
 
 static void ob_str(obuf *b, const char *s) { ob_put(b, s, strlen(s)); }
@@ -95,18 +145,41 @@ static size_t fc_count_chars(const char *s, size_t n) {
 
 static const char *const kind_names[] = {"word", "latin", "number", "url", "email", "punct", "space", "invalid", "other"};
 
+/* What a line cut across batches hands to the batch that continues it. */
+typedef struct line_state {
+  size_t skip;  /* bytes at the start of the next batch already written */
+  size_t off;   /* byte offset in the line of the next batch's first byte */
+  size_t coff;  /* character offset in the line of the byte after skip */
+  size_t ntok;  /* tokens written on the line so far */
+} line_state;
+
+/* The state after a token, for resuming there. */
+typedef struct cut_mark {
+  int set;
+  unsigned long nflush; /* out->nflush then: a flush since makes it unusable */
+  size_t outn, ntok, cstart, used;
+} cut_mark;
+
 typedef struct line_ctx {
   const cut_cfg *cfg;
   const fenci_model *m;
   obuf *out;
-  const char *line;
+  const char *line;     /* the text handed to fenci_segment */
+  size_t off;           /* its byte offset in the whole line */
   size_t ntok;          /* tokens written on this line */
   size_t main_start;    /* byte start of the last main token */
   size_t main_cstart;   /* its char start */
   size_t next_cstart;   /* char offset after the last main token */
+  /* a piece of a line that goes on in the next batch: */
+  int open;
+  size_t keep;          /* main tokens ending after keep are left for the next batch... */
+  size_t must;          /* ...once the written ones reach must */
+  size_t used;          /* end of the last main token written */
+  int stopped;          /* the callback stopped the segmentation there */
+  int after_break;      /* that token is whitespace or sentence punctuation */
+  cut_mark mark;        /* the state after the last such token */
 } line_ctx;
 
-/* Text format, the common case: separator and token bytes, nothing else. */
 /* Copies n bytes; most tokens are a few bytes long, where a call to memcpy
  * costs more than the copy.  Overlapping loads stay inside both buffers. */
 static inline void copy_small(char *d, const char *s, size_t n) {
@@ -127,14 +200,49 @@ static inline void copy_small(char *d, const char *s, size_t n) {
 #undef COPY_ENDS
 }
 
+/* Whitespace and sentence punctuation: a cut line's next piece resumes
+ * after one where it can, where the text before matters least. */
+static int cut_is_break(const fenci_token *t, const char *form, size_t len) {
+  static const char *const marks[] = {"，", "。", "！", "？", "；", "：", ",", ".", "!", "?", ";", ":"};
+  size_t i;
+  if (t->kind == FENCI_KIND_SPACE) return 1;
+  if (t->kind != FENCI_KIND_PUNCT) return 0;
+  for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
+    if (strlen(marks[i]) == len && !memcmp(marks[i], form, len)) return 1;
+  return 0;
+}
+
+/* For a main token of an open piece: 1 when the piece stops before it
+ * (the rest is left to the next batch), else 0 after noting where it ends. */
+static int cut_limit(line_ctx *c, const fenci_token *t, const char *form, size_t len) {
+  if (c->after_break) {
+    c->mark.set = 1;
+    c->mark.nflush = c->out->nflush;
+    c->mark.outn = c->out->n;
+    c->mark.ntok = c->ntok;
+    c->mark.cstart = c->next_cstart;
+    c->mark.used = c->used;
+  }
+  if (t->end > c->keep && c->used >= c->must) {
+    c->stopped = 1;
+    return 1;
+  }
+  c->used = t->end;
+  c->after_break = cut_is_break(t, form, len);
+  return 0;
+}
+
+/* Text format, the common case: separator and token bytes, nothing else. */
 static int cut_token_text(void *vctx, const fenci_token *t, const char *form, size_t len) {
   line_ctx *c = vctx;
   obuf *b = c->out;
   size_t sl = c->ntok ? c->cfg->seplen : 0;
+  if (c->open && !(t->flags & FENCI_TOK_EXTRA) && cut_limit(c, t, form, len)) return 1;
   if (t->kind == FENCI_KIND_SPACE) return 0;
   if (b->n + sl + len > b->cap) {
     ob_put(b, c->cfg->sep, sl);
     ob_put(b, form, len);
+    if (b->fail) return 1;
   } else {
     copy_small(b->p + b->n, c->cfg->sep, sl);
     copy_small(b->p + b->n + sl, form, len);
@@ -144,11 +252,13 @@ static int cut_token_text(void *vctx, const fenci_token *t, const char *form, si
   return 0;
 }
 
+/* The other formats (text through cut_token_text). */
 static int cut_token(void *vctx, const fenci_token *t, const char *form, size_t len) {
   line_ctx *c = vctx;
   obuf *b = c->out;
   int extra = (t->flags & FENCI_TOK_EXTRA) != 0;
   size_t cs, ce;
+  if (c->open && !extra && cut_limit(c, t, form, len)) return 1;
   if (c->cfg->format != FMT_JSON && t->kind == FENCI_KIND_SPACE) return 0;
   switch (c->cfg->format) {
   case FMT_TEXT:
@@ -172,9 +282,9 @@ static int cut_token(void *vctx, const fenci_token *t, const char *form, size_t 
     ob_str(b, c->ntok ? ",{\"w\":\"" : "{\"w\":\"");
     ob_json(b, form, len);
     ob_str(b, "\",\"s\":");
-    ob_num(b, t->start);
+    ob_num(b, c->off + t->start);
     ob_str(b, ",\"e\":");
-    ob_num(b, t->end);
+    ob_num(b, c->off + t->end);
     ob_str(b, ",\"cs\":");
     ob_num(b, cs);
     ob_str(b, ",\"ce\":");
@@ -194,38 +304,86 @@ static int cut_token(void *vctx, const fenci_token *t, const char *form, size_t 
     break;
   }
   c->ntok++;
-  return 0;
+  return b->fail != OB_OK;
 }
 
-/* Segments every line of in[0..n) into out.  Returns 0 or -1 (message printed). */
-static int cut_batch(const cut_cfg *cfg, fenci_tagger *t, const fenci_model *m, const char *in, size_t n, obuf *out) {
-  size_t p = 0;
+/* ---------------------------------------------------------------- batches */
+
+typedef struct batch {
+  char *in;
+  size_t n, cap;
+  int cont;    /* in[0] continues a line of the previous batch */
+  int open;    /* the last line goes on in the next batch (no newline in the batch) */
+  size_t keep; /* open: tokens of it ending after in[keep] may be left to the next batch */
+  size_t tail; /* open: the next batch starts with in[n - tail .. n) again */
+} batch;
+
+/* Segments every line of b into out.  st: the state of a line that b
+ * continues (read) or leaves open (written).  Returns 0, -1 (message
+ * printed) or -2 (output lost: a write error, reported by the caller). */
+static int cut_batch(const cut_cfg *cfg, fenci_tagger *t, const fenci_model *m, const batch *b, obuf *out,
+                     line_state *st) {
+  const char *in = b->in;
+  size_t n = b->n, p = 0;
+  int first = 1;
   while (p < n) {
     const char *nl = memchr(in + p, '\n', n - p);
-    size_t e = nl ? (size_t)(nl - in) : n, le = e;
+    size_t e = nl ? (size_t)(nl - in) : n, le = e, start = p;
+    int cont = first && b->cont, open = !nl && b->open;
     line_ctx c;
     fenci_rc rc;
-    if (nl && le > p && in[le - 1] == '\r') le--;
     memset(&c, 0, sizeof c);
     c.cfg = cfg;
     c.m = m;
     c.out = out;
-    c.line = in + p;
-    if (cfg->format == FMT_JSON) ob_str(out, "{\"tokens\":[");
-    rc = fenci_segment(t, in + p, le - p, cfg->format == FMT_TEXT ? cut_token_text : cut_token, &c);
-    if (rc != FENCI_OK) {
+    if (cont) {
+      start = p + st->skip;
+      c.off = st->off + st->skip;
+      c.next_cstart = st->coff;
+      c.ntok = st->ntok;
+    } else if (cfg->format == FMT_JSON) {
+      ob_str(out, "{\"tokens\":[");
+    }
+    if (nl && le > start && in[le - 1] == '\r') le--;
+    c.line = in + start;
+    if (open) {
+      c.open = 1;
+      c.keep = b->keep - start;
+      c.must = n - b->tail > start ? n - b->tail - start : 0; /* the next batch starts at in[n - tail] */
+    }
+    rc = fenci_segment(t, in + start, le - start, cfg->format == FMT_TEXT ? cut_token_text : cut_token, &c);
+    if (out->fail == OB_LOST) return -2;
+    if (out->fail == OB_NOMEM) {
+      fprintf(stderr, "fenci cut: out of memory\n");
+      return -1;
+    }
+    if (rc != FENCI_OK && !(rc == FENCI_STOPPED && c.stopped)) {
       fprintf(stderr, "fenci cut: %s\n", fenci_tagger_errmsg(t));
       return -1;
+    }
+    if (open) {
+      /* resume after the last break written, when the next batch has it */
+      if (c.mark.set && c.mark.used >= c.must && c.mark.nflush == out->nflush) {
+        out->n = c.mark.outn;
+        c.ntok = c.mark.ntok;
+        c.next_cstart = c.mark.cstart;
+        c.used = c.mark.used;
+      }
+      /* an open batch holds one piece of one line (p is 0): the line's
+       * offset of in[0] is c.off - start */
+      st->skip = start + c.used - (n - b->tail);
+      st->off = c.off - start + n - b->tail;
+      st->coff = c.next_cstart;
+      st->ntok = c.ntok;
+      break;
     }
     if (cfg->format == FMT_JSON) ob_str(out, "]}\n");
     else if (cfg->format == FMT_LINES) ob_put(out, "\n", 1);
     else if (nl) ob_put(out, in + le, e + 1 - le); /* keep "\n" or "\r\n" */
     p = nl ? e + 1 : n;
+    first = 0;
   }
-  if (out->oom) {
-    fprintf(stderr, "fenci cut: out of memory\n");
-    return -1;
-  }
+  if (out->fail) return out->fail == OB_LOST ? -2 : (fprintf(stderr, "fenci cut: out of memory\n"), -1);
   return 0;
 }
 
@@ -233,88 +391,122 @@ static int cut_batch(const cut_cfg *cfg, fenci_tagger *t, const fenci_model *m, 
 
 typedef struct reader {
   FILE *f;
-  char *carry;       /* bytes after the last newline of the previous batch */
-  size_t carry_n, carry_cap;
+  char *carry;       /* bytes read but not yet in a batch */
+  size_t carry_n;
+  int carry_cont;    /* the carry continues a line cut at the end of the last batch */
   int eof;
+  int last;          /* the last byte read, -1 before any */
 } reader;
 
-#define BATCH (1u << 20)
-
-/* Fills *buf with whole lines (about BATCH bytes; more for a longer line).
+/* Fills b with the next batch: whole lines, or, when a line is longer than
+ * a batch, a piece of it that ends before a character start (and never
+ * right after a '\r', which may belong to a "\r\n").
  * Returns 1 with data, 0 at the end, -1 on a read error. */
-static int read_batch(reader *r, char **buf, size_t *len, size_t *cap) {
-  size_t n = 0;
+static int read_batch(reader *r, batch *b) {
+  size_t n, i;
   if (r->eof && r->carry_n == 0) return 0;
-  if (*cap < BATCH + r->carry_n) {
-    size_t nc = BATCH + r->carry_n;
-    char *nb = realloc(*buf, nc);
-    if (!nb) return -1;
-    *buf = nb;
-    *cap = nc;
+  if (!b->in) {
+    b->in = malloc(CUT_BATCH);
+    if (!b->in) return -1;
+    b->cap = CUT_BATCH;
   }
-  if (r->carry_n) memcpy(*buf, r->carry, r->carry_n); /* carry is NULL before the first batch */
+  if (!r->carry) {
+    r->carry = malloc(CUT_BATCH);
+    if (!r->carry) return -1;
+  }
+  memcpy(b->in, r->carry, r->carry_n);
   n = r->carry_n;
+  b->cont = r->carry_cont;
+  b->open = 0;
+  b->keep = b->tail = 0;
   r->carry_n = 0;
-  for (;;) {
-    size_t got, i;
-    if (!r->eof && n < *cap) {
-      got = fread(*buf + n, 1, *cap - n, r->f);
-      if (got == 0) {
-        if (ferror(r->f)) return -1;
-        r->eof = 1;
-      }
-      n += got;
-    }
-    if (r->eof) break;
-    if (n < *cap) continue;
-    /* full: cut after the last newline, or grow for a longer line */
-    for (i = n; i > 0 && (*buf)[i - 1] != '\n'; i--) {}
-    if (i > 0) {
-      size_t rest = n - i;
-      if (rest > r->carry_cap) {
-        char *nc = realloc(r->carry, rest);
-        if (!nc) return -1;
-        r->carry = nc;
-        r->carry_cap = rest;
-      }
-      memcpy(r->carry, *buf + i, rest);
-      r->carry_n = rest;
-      n = i;
-      break;
+  r->carry_cont = 0;
+  while (!r->eof && n < CUT_BATCH) {
+    size_t got = fread(b->in + n, 1, CUT_BATCH - n, r->f);
+    if (got == 0) {
+      if (ferror(r->f)) return -1;
+      r->eof = 1;
     } else {
-      char *nb = realloc(*buf, *cap * 2);
-      if (!nb) return -1;
-      *buf = nb;
-      *cap *= 2;
+      r->last = (unsigned char)b->in[n + got - 1];
     }
+    n += got;
   }
-  *len = n;
-  return n > 0 || !r->eof ? 1 : 0;
+  if (n == CUT_BATCH) {
+    size_t from;
+    for (i = n; i > 0 && b->in[i - 1] != '\n'; i--) {}
+    if (i > 0) {
+      from = i;
+    } else {
+      /* in[i..n) starts the next batch: i at a character start */
+      i = n - 1;
+      while (i > n - 4 && ((unsigned char)b->in[i] & 0xC0) == 0x80) i--;
+      if (b->in[i - 1] == '\r') i--;
+      b->open = 1;
+      b->tail = CUT_TAIL;
+      b->keep = i - CUT_KEEP_BACK;
+      from = i - CUT_TAIL;
+      r->carry_cont = 1;
+    }
+    r->carry_n = n - from;
+    memcpy(r->carry, b->in + from, r->carry_n);
+    n = i;
+  }
+  b->n = n;
+  return n > 0;
 }
 
 /* ---------------------------------------------------------------- workers */
 
-#define SLOTS 16
+enum { SLOT_FREE, SLOT_FILLED, SLOT_PARTIAL, SLOT_DONE, SLOT_FAILED };
+
+typedef struct pool pool;
 
 typedef struct slot {
-  char *in;
-  size_t in_len, in_cap;
+  pool *p;
+  batch b;
   obuf out;
-  int state;  /* 0 free, 1 filled, 2 done, 3 failed */
-  size_t seq;
+  int state; /* SLOT_*; PARTIAL: out is full, its worker waits for the writer */
 } slot;
 
-typedef struct pool {
+/* The state a batch that ends inside a line leaves for batch seq. */
+typedef struct cont_box {
+  line_state st;
+  size_t seq; /* the batch it is for; (size_t)-1: none yet */
+} cont_box;
+
+struct pool {
   const cut_cfg *cfg;
   const fenci_model *m;
   fenci_dict *dict;
-  slot slots[SLOTS];
+  slot *slots;
+  size_t nslots;
+  /* conts[q % (nslots + 1)] is for batch q, filled in by batch q - 1.  The
+   * box is next written by batch q + nslots, which is read only once batch
+   * q has been written: by then batch q has taken its state out.  (With
+   * nslots boxes, batch q + nslots - 1 could overwrite it too early.) */
+  cont_box *conts;
   size_t next_take;   /* next sequence number a worker takes */
   size_t filled;      /* sequence numbers filled so far */
   int done_reading;
+  int abort;          /* the writer gave up: waiting workers leave */
   pthread_mutex_t mu;
   pthread_cond_t cv;
-} pool;
+};
+
+/* A worker's full output buffer: handed to the writer, which writes it when
+ * the batch's turn comes and lets the worker go on. */
+static int pool_flush(obuf *b) {
+  slot *s = b->ctx;
+  pool *p = s->p;
+  int lost;
+  pthread_mutex_lock(&p->mu);
+  s->state = SLOT_PARTIAL;
+  pthread_cond_broadcast(&p->cv);
+  while (s->state == SLOT_PARTIAL && !p->abort) pthread_cond_wait(&p->cv, &p->mu);
+  lost = p->abort;
+  pthread_mutex_unlock(&p->mu);
+  return lost ? -1 : 0;
+}
 
 static void *worker(void *arg) {
   pool *p = arg;
@@ -327,17 +519,30 @@ static void *worker(void *arg) {
   pthread_mutex_lock(&p->mu);
   for (;;) {
     slot *s;
-    while (p->next_take >= p->filled && !p->done_reading) pthread_cond_wait(&p->cv, &p->mu);
-    if (p->next_take >= p->filled) break;
-    s = &p->slots[p->next_take % SLOTS];
-    p->next_take++;
+    size_t seq;
+    line_state st;
+    int ok;
+    while (p->next_take >= p->filled && !p->done_reading && !p->abort) pthread_cond_wait(&p->cv, &p->mu);
+    if (p->abort || p->next_take >= p->filled) break;
+    seq = p->next_take++;
+    s = &p->slots[seq % p->nslots];
+    if (s->b.cont) {
+      /* the line goes on from the batch before: wait for its state */
+      cont_box *box = &p->conts[seq % (p->nslots + 1)];
+      while (box->seq != seq && !p->abort) pthread_cond_wait(&p->cv, &p->mu);
+      if (p->abort) break;
+      st = box->st;
+    }
     pthread_mutex_unlock(&p->mu);
     s->out.n = 0;
-    {
-      int ok = t && cut_batch(p->cfg, t, p->m, s->in, s->in_len, &s->out) == 0;
-      pthread_mutex_lock(&p->mu);
-      s->state = ok ? 2 : 3;
+    ok = t && cut_batch(p->cfg, t, p->m, &s->b, &s->out, &st) == 0;
+    pthread_mutex_lock(&p->mu);
+    if (s->b.open) {
+      cont_box *box = &p->conts[(seq + 1) % (p->nslots + 1)];
+      box->st = st; /* even after a failure: the writer stops at it */
+      box->seq = seq + 1;
     }
+    s->state = ok ? SLOT_DONE : SLOT_FAILED;
     pthread_cond_broadcast(&p->cv);
   }
   pthread_mutex_unlock(&p->mu);
@@ -368,236 +573,349 @@ static void progress_tick(progress *pg, size_t add) {
           (double)pg->done / 1e6, (double)pg->done / 1e6 / (t - pg->t0 + 1e-9));
 }
 
-static int cut_stream(const cut_cfg *cfg, const fenci_model *m, fenci_dict *dict, fenci_tagger *t1, FILE *f,
-                      progress *pg) {
-  reader r;
+static int stdout_flush(obuf *b) { return fwrite(b->p, 1, b->n, stdout) == b->n ? 0 : -1; }
+
+/* One thread: read, segment, write.  Returns 0, -1 (message printed), -2
+ * (write error) or -3 (read error; *rerr holds errno). */
+static int cut_serial(const cut_cfg *cfg, const fenci_model *m, fenci_tagger *t, reader *r, progress *pg, int *rerr) {
+  batch b;
+  obuf out;
+  line_state st;
   int rc = 0;
-  memset(&r, 0, sizeof r);
-  r.f = f;
-  if (cfg->jobs <= 1) {
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    obuf out;
-    memset(&out, 0, sizeof out);
-    for (;;) {
-      int k = read_batch(&r, &buf, &len, &cap);
-      if (k < 0) {
-        fprintf(stderr, "fenci cut: read error: %s\n", strerror(errno));
-        rc = -1;
-        break;
-      }
-      if (k == 0) break;
-      out.n = 0;
-      if (cut_batch(cfg, t1, m, buf, len, &out)) {
-        rc = -1;
-        break;
-      }
-      if (fwrite(out.p, 1, out.n, stdout) != out.n) {
-        rc = -2;
-        break;
-      }
-      progress_tick(pg, len);
+  memset(&b, 0, sizeof b);
+  memset(&out, 0, sizeof out);
+  memset(&st, 0, sizeof st);
+  out.flush = stdout_flush;
+  for (;;) {
+    int k = read_batch(r, &b);
+    if (k < 0) {
+      *rerr = errno ? errno : EIO;
+      rc = -3;
+      break;
     }
-    free(buf);
-    free(out.p);
-  } else {
-    pool p;
-    pthread_t th[64];
-    int nth = cfg->jobs > 64 ? 64 : cfg->jobs, i, started = 0;
-    size_t written = 0;
-    memset(&p, 0, sizeof p);
-    p.cfg = cfg;
-    p.m = m;
-    p.dict = dict;
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_cond_init(&p.cv, NULL);
-    for (i = 0; i < nth; i++)
-      if (pthread_create(&th[started], NULL, worker, &p) == 0) started++;
-    if (!started) {
-      fprintf(stderr, "fenci cut: cannot start threads\n");
-      rc = -1;
+    if (k == 0) break;
+    out.n = 0;
+    rc = cut_batch(cfg, t, m, &b, &out, &st);
+    if (rc) break;
+    if (fwrite(out.p, 1, out.n, stdout) != out.n) {
+      rc = -2;
+      break;
     }
-    while (rc == 0) {
-      slot *s;
-      int k;
-      pthread_mutex_lock(&p.mu);
-      /* write finished batches strictly in order */
-      while (written < p.filled && p.slots[written % SLOTS].state >= 2) {
-        slot *w = &p.slots[written % SLOTS];
-        pthread_mutex_unlock(&p.mu);
-        if (w->state == 3) rc = -1;
-        else if (fwrite(w->out.p, 1, w->out.n, stdout) != w->out.n) rc = -2;
-        progress_tick(pg, w->in_len);
-        pthread_mutex_lock(&p.mu);
-        w->state = 0;
-        written++;
-        if (rc) break;
-      }
-      if (rc || (p.done_reading && written == p.filled)) {
-        pthread_mutex_unlock(&p.mu);
-        break;
-      }
-      if (p.done_reading || p.filled - written >= SLOTS) {
-        pthread_cond_wait(&p.cv, &p.mu);
-        pthread_mutex_unlock(&p.mu);
-        continue;
-      }
-      s = &p.slots[p.filled % SLOTS];
-      pthread_mutex_unlock(&p.mu);
-      k = read_batch(&r, &s->in, &s->in_len, &s->in_cap);
-      pthread_mutex_lock(&p.mu);
-      if (k < 0) {
-        fprintf(stderr, "fenci cut: read error: %s\n", strerror(errno));
-        rc = -1;
-        p.done_reading = 1;
-      } else if (k == 0) {
-        p.done_reading = 1;
-      } else {
-        s->state = 1;
-        p.filled++;
-      }
-      pthread_cond_broadcast(&p.cv);
-      pthread_mutex_unlock(&p.mu);
-    }
+    progress_tick(pg, b.n - b.tail);
+  }
+  free(b.in);
+  free(out.p);
+  return rc;
+}
+
+/* cfg->jobs threads segment while this one reads and writes.  Returns as
+ * cut_serial; after a read error, what was read before it is written. */
+static int cut_parallel(const cut_cfg *cfg, const fenci_model *m, fenci_dict *dict, reader *r, progress *pg,
+                        int *rerr) {
+  pool p;
+  pthread_t th[64];
+  int nth = cfg->jobs > 64 ? 64 : cfg->jobs, i, started = 0, rc = 0;
+  size_t written = 0, k;
+  memset(&p, 0, sizeof p);
+  p.cfg = cfg;
+  p.m = m;
+  p.dict = dict;
+  /* two batches a thread keep every thread busy while one is written */
+  p.nslots = 2 * (size_t)nth;
+  p.slots = calloc(p.nslots, sizeof *p.slots);
+  p.conts = calloc(p.nslots + 1, sizeof *p.conts);
+  if (!p.slots || !p.conts) {
+    fprintf(stderr, "fenci cut: out of memory\n");
+    free(p.slots);
+    free(p.conts);
+    return -1;
+  }
+  for (k = 0; k <= p.nslots; k++) p.conts[k].seq = (size_t)-1;
+  for (k = 0; k < p.nslots; k++) {
+    p.slots[k].p = &p;
+    p.slots[k].out.flush = pool_flush;
+    p.slots[k].out.ctx = &p.slots[k];
+  }
+  pthread_mutex_init(&p.mu, NULL);
+  pthread_cond_init(&p.cv, NULL);
+  for (i = 0; i < nth; i++)
+    if (pthread_create(&th[started], NULL, worker, &p) == 0) started++;
+  if (!started) {
+    fprintf(stderr, "fenci cut: cannot start threads\n");
+    rc = -1;
+  }
+  while (rc == 0) {
+    slot *s;
+    int got;
     pthread_mutex_lock(&p.mu);
-    p.done_reading = 1;
+    /* write finished batches strictly in order, and the next one's full
+     * buffer when it has one */
+    while (written < p.filled) {
+      slot *w = &p.slots[written % p.nslots];
+      int state = w->state;
+      if (state == SLOT_PARTIAL) {
+        pthread_mutex_unlock(&p.mu);
+        if (fwrite(w->out.p, 1, w->out.n, stdout) != w->out.n) rc = -2;
+        pthread_mutex_lock(&p.mu);
+        w->state = SLOT_FILLED;
+        pthread_cond_broadcast(&p.cv);
+        break;
+      }
+      if (state != SLOT_DONE && state != SLOT_FAILED) break;
+      pthread_mutex_unlock(&p.mu);
+      if (state == SLOT_FAILED) rc = -1;
+      else if (fwrite(w->out.p, 1, w->out.n, stdout) != w->out.n) rc = -2;
+      progress_tick(pg, w->b.n - w->b.tail);
+      pthread_mutex_lock(&p.mu);
+      w->state = SLOT_FREE;
+      written++;
+      if (rc) break;
+    }
+    if (rc || (p.done_reading && written == p.filled)) {
+      pthread_mutex_unlock(&p.mu);
+      break;
+    }
+    if (p.done_reading || p.filled - written >= p.nslots) {
+      pthread_cond_wait(&p.cv, &p.mu);
+      pthread_mutex_unlock(&p.mu);
+      continue;
+    }
+    s = &p.slots[p.filled % p.nslots];
+    pthread_mutex_unlock(&p.mu);
+    got = read_batch(r, &s->b);
+    if (got < 0) *rerr = errno ? errno : EIO;
+    pthread_mutex_lock(&p.mu);
+    if (got > 0) {
+      s->state = SLOT_FILLED;
+      p.filled++;
+    } else {
+      p.done_reading = 1;
+    }
     pthread_cond_broadcast(&p.cv);
     pthread_mutex_unlock(&p.mu);
-    for (i = 0; i < started; i++) pthread_join(th[i], NULL);
-    for (i = 0; i < SLOTS; i++) {
-      free(p.slots[i].in);
-      free(p.slots[i].out.p);
-    }
-    pthread_mutex_destroy(&p.mu);
-    pthread_cond_destroy(&p.cv);
   }
+  pthread_mutex_lock(&p.mu);
+  p.done_reading = 1;
+  if (rc) p.abort = 1;
+  pthread_cond_broadcast(&p.cv);
+  pthread_mutex_unlock(&p.mu);
+  for (i = 0; i < started; i++) pthread_join(th[i], NULL);
+  for (k = 0; k < p.nslots; k++) {
+    free(p.slots[k].b.in);
+    free(p.slots[k].out.p);
+  }
+  free(p.slots);
+  free(p.conts);
+  pthread_mutex_destroy(&p.mu);
+  pthread_cond_destroy(&p.cv);
+  return rc ? rc : *rerr ? -3 : 0;
+}
+
+/* Segments one input stream to stdout.  *pending_nl: the text output of
+ * the stream before ended inside a line, which gets its newline here if
+ * this stream has any text, so lines of two files never share an output
+ * line.  Returns 0, 1 after a read error (the next file may still be read)
+ * or 2 after an error that ends the command (message printed for all). */
+static int cut_stream(const cut_cfg *cfg, const fenci_model *m, fenci_dict *dict, fenci_tagger *t1, FILE *f,
+                      const char *name, progress *pg, int *pending_nl) {
+  reader r;
+  int rc = 0, rerr = 0;
+  memset(&r, 0, sizeof r);
+  r.f = f;
+  r.last = -1;
+  if (*pending_nl) {
+    int ch = getc(f);
+    if (ch != EOF) {
+      ungetc(ch, f);
+      if (putchar('\n') == EOF) rc = -2;
+      *pending_nl = 0;
+    }
+  }
+  if (rc == 0) rc = cfg->jobs <= 1 ? cut_serial(cfg, m, t1, &r, pg, &rerr) : cut_parallel(cfg, m, dict, &r, pg, &rerr);
   free(r.carry);
+  if ((rc == 0 || rc == -3) && cfg->format == FMT_TEXT && r.last != -1 && r.last != '\n') *pending_nl = 1;
+  if (rc == -3) {
+    fprintf(stderr, "fenci cut: error reading %s: %s\n", name, strerror(rerr));
+    return 1;
+  }
   if (rc == -2) fprintf(stderr, "fenci cut: write error: %s\n", strerror(errno));
-  return rc;
+  return rc ? 2 : 0;
 }
 
 static void cut_usage(FILE *f) {
   fprintf(f,
           "usage: fenci cut [options] [FILE...]\n"
           "Segments each FILE (or stdin, or '-') line by line and writes the words.\n"
+          "Lines may be of any length.  A missing or unreadable FILE is reported and\n"
+          "skipped (exit status 1).  Text output keeps each input line on its own output\n"
+          "line: a FILE whose last line has no newline gets one when more output follows.\n"
           "\n"
-          "  -m, --model NAME|PATH  model to use (default: %s); NAME is looked up as\n"
-          "                         NAME.fenci in $FENCI_MODEL_DIR, then models/ next to fenci\n"
+          "  -m, --model NAME|PATH  model to use (default: %s); a PATH contains '/'; a NAME\n"
+          "                         (with or without .fenci) is looked up as NAME.fenci in\n"
+          "                         $FENCI_MODEL_DIR, models/ next to fenci, then the\n"
+          "                         installed share/fenci\n"
           "      --fast             lexicon mode, even when the model has trained weights\n"
           "      --mode MODE        default | search (also words inside long words) |\n"
           "                         all (every lexicon word); --search and --all are short forms\n"
           "  -u, --user-dict FILE   add user words (\"word [freq [tag]]\" lines; no freq = always\n"
-          "                         one token); may be repeated\n"
+          "                         one token; a tag must be one of the model's); may be repeated\n"
           "  -d, --delim SEP        word separator in text output (default: one space;\n"
-          "                         \\t is a tab)\n"
+          "                         \\t is a tab, \\n a newline; at most %d bytes)\n"
           "  -f, --format FMT       text (default; whitespace tokens dropped) | json (one object\n"
           "                         per line with every token, byte and character offsets) |\n"
           "                         lines (one token a line, a blank line after each input line)\n"
-          "  -j, --jobs N           N threads (output order is kept)\n"
-          "  -q, --quiet            no progress indicator\n"
-          "  -h, --help             this help\n",
-          FENCI_DEFAULT_MODEL);
+          "  -j, --jobs N           N threads, 1 to 64 (output order is kept)\n"
+          "  -q, --quiet            no progress indicator (shown on a terminal for over 8 MB)\n"
+          "      --progress         the progress indicator even when stderr is no terminal\n"
+          "  -h, --help             this help\n"
+          "Option values may also be attached: -j2, -fjson, --jobs=2, --format=json.\n",
+          FENCI_DEFAULT_MODEL, CUT_MAX_SEP);
+}
+
+/* Names of the model's tags, space-separated, into buf (for a message). */
+static void cut_tag_list(const fenci_model *m, char *buf, size_t n) {
+  size_t o = 0;
+  unsigned id;
+  buf[0] = 0;
+  for (id = 1; id <= 0xFFFF && o < n; id++) {
+    const char *name = fenci_tag_name(m, (uint16_t)id);
+    if (!*name) break;
+    o += (size_t)snprintf(buf + o, n - o, "%s%s", id > 1 ? " " : "", name);
+  }
+}
+
+/* Loads the user dictionaries into *out (NULL when there are none). */
+static int cut_load_dicts(const fenci_model *m, const char *const *paths, int n, fenci_dict **out) {
+  fenci_dict *d = NULL;
+  int i;
+  *out = NULL;
+  if (!n) return 0;
+  if (fenci_dict_new(&d, m, NULL) != FENCI_OK) {
+    fprintf(stderr, "fenci cut: out of memory\n");
+    return -1;
+  }
+  for (i = 0; i < n; i++) {
+    char err[512];
+    fenci_rc rc;
+    err[0] = 0;
+    /* bounded reads (a pipe or /dev/zero too); a tag the model does not
+     * know is an error naming the line */
+    rc = fenci_dict_load(d, paths[i], err, sizeof err);
+    if (rc != FENCI_OK) {
+      char tags[2048];
+      /* the library's message names the file and the line */
+      if (err[0]) fprintf(stderr, "fenci cut: user dictionary %s\n", err);
+      else fprintf(stderr, "fenci cut: user dictionary %s: %s\n", paths[i], fenci_rc_str(rc));
+      if (strstr(err, "has no tag")) {
+        cut_tag_list(m, tags, sizeof tags);
+        fprintf(stderr, "fenci cut: %s%s\n", tags[0] ? "the model's tags: " : "the model has no tags", tags);
+      }
+      fenci_dict_free(d);
+      return -1;
+    }
+  }
+  *out = d;
+  return 0;
 }
 
 int fc_cmd_cut(int argc, char **argv) {
   cut_cfg cfg;
   const char *files[256];
   const char *dicts[64];
-  int nfiles = 0, i, status = 0;
+  int nfiles = 0, ndicts = 0, i, status = 0, pending_nl = 0;
   unsigned mode = FENCI_MODE_DEFAULT;
   fenci_model *m;
   fenci_dict *dict = NULL;
   fenci_tagger *t = NULL;
   progress pg;
-  char sepbuf[256];
+  char sepbuf[CUT_MAX_SEP + 1];
+  fc_opts o;
 
   memset(&cfg, 0, sizeof cfg);
   cfg.sep = " ";
   cfg.jobs = 1;
   cfg.progress = isatty(2);
-  cfg.dicts = dicts;
-  for (i = 1; i < argc; i++) {
-    const char *a = argv[i];
-#define NEED_ARG()                                                        \
-  do {                                                                    \
-    if (i + 1 >= argc) {                                                  \
-      fprintf(stderr, "fenci cut: option %s needs an argument\n", a);     \
-      return 2;                                                           \
-    }                                                                     \
-  } while (0)
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      cut_usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "-m") || !strcmp(a, "--model")) {
-      NEED_ARG();
-      cfg.model = argv[++i];
-    } else if (!strcmp(a, "--fast")) {
-      cfg.opts |= FENCI_OPT_FAST;
-    } else if (!strcmp(a, "--search")) {
-      mode = FENCI_MODE_SEARCH;
-    } else if (!strcmp(a, "--all")) {
-      mode = FENCI_MODE_ALL;
-    } else if (!strcmp(a, "--mode")) {
-      NEED_ARG();
-      a = argv[++i];
-      if (!strcmp(a, "default")) mode = FENCI_MODE_DEFAULT;
-      else if (!strcmp(a, "search")) mode = FENCI_MODE_SEARCH;
-      else if (!strcmp(a, "all")) mode = FENCI_MODE_ALL;
-      else {
-        fprintf(stderr, "fenci cut: unknown mode '%s' (default, search or all)\n", a);
-        return 2;
-      }
-    } else if (!strcmp(a, "-u") || !strcmp(a, "--user-dict")) {
-      NEED_ARG();
-      if (cfg.ndicts == 64) {
-        fprintf(stderr, "fenci cut: too many user dictionaries\n");
-        return 2;
-      }
-      dicts[cfg.ndicts++] = argv[++i];
-    } else if (!strcmp(a, "-d") || !strcmp(a, "--delim")) {
-      size_t k, o = 0;
-      NEED_ARG();
-      a = argv[++i];
-      for (k = 0; a[k] && o + 1 < sizeof sepbuf; k++) {
-        if (a[k] == '\\' && a[k + 1] == 't') { sepbuf[o++] = '\t'; k++; }
-        else if (a[k] == '\\' && a[k + 1] == 'n') { sepbuf[o++] = '\n'; k++; }
-        else sepbuf[o++] = a[k];
-      }
-      sepbuf[o] = 0;
-      cfg.sep = sepbuf;
-    } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
-      NEED_ARG();
-      a = argv[++i];
-      if (!strcmp(a, "text")) cfg.format = FMT_TEXT;
-      else if (!strcmp(a, "json")) cfg.format = FMT_JSON;
-      else if (!strcmp(a, "lines")) cfg.format = FMT_LINES;
-      else {
-        fprintf(stderr, "fenci cut: unknown format '%s' (text, json or lines)\n", a);
-        return 2;
-      }
-    } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-      char *end;
-      long v;
-      NEED_ARG();
-      v = strtol(argv[++i], &end, 10);
-      if (*end || v < 1 || v > 64) {
-        fprintf(stderr, "fenci cut: -j needs a number from 1 to 64\n");
-        return 2;
-      }
-      cfg.jobs = (int)v;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      cfg.progress = 0;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "fenci cut: unknown option '%s' (try 'fenci cut --help')\n", a);
-      return 2;
-    } else {
+  fc_opts_init(&o, "cut", argc, argv);
+  while (fc_opts_next(&o)) {
+    const char *v;
+    if (!o.is_opt) {
       if (nfiles == 256) {
         fprintf(stderr, "fenci cut: too many files\n");
         return 2;
       }
-      files[nfiles++] = a;
+      files[nfiles++] = o.arg;
+    } else if (fc_opt_flag(&o, 'h', "help")) {
+      cut_usage(stdout);
+      return 0;
+    } else if (fc_opt_value(&o, 'm', "model")) {
+      cfg.model = o.val;
+    } else if (fc_opt_flag(&o, 0, "fast")) {
+      cfg.opts |= FENCI_OPT_FAST;
+    } else if (fc_opt_flag(&o, 0, "search")) {
+      mode = FENCI_MODE_SEARCH;
+    } else if (fc_opt_flag(&o, 0, "all")) {
+      mode = FENCI_MODE_ALL;
+    } else if (fc_opt_value(&o, 0, "mode")) {
+      v = o.val;
+      if (!strcmp(v, "default")) mode = FENCI_MODE_DEFAULT;
+      else if (!strcmp(v, "search")) mode = FENCI_MODE_SEARCH;
+      else if (!strcmp(v, "all")) mode = FENCI_MODE_ALL;
+      else {
+        fprintf(stderr, "fenci cut: unknown mode '%s' (default, search or all)\n", v);
+        return 2;
+      }
+    } else if (fc_opt_value(&o, 'u', "user-dict")) {
+      if (ndicts == 64) {
+        fprintf(stderr, "fenci cut: too many user dictionaries\n");
+        return 2;
+      }
+      dicts[ndicts++] = o.val;
+    } else if (fc_opt_value(&o, 'd', "delim")) {
+      size_t k, n = 0;
+      v = o.val;
+      for (k = 0; v[k]; k++) {
+        if (n == CUT_MAX_SEP) {
+          fprintf(stderr, "fenci cut: -d: the separator is longer than %d bytes\n", CUT_MAX_SEP);
+          return 2;
+        }
+        if (v[k] == '\\' && v[k + 1] == 't') {
+          sepbuf[n++] = '\t';
+          k++;
+        } else if (v[k] == '\\' && v[k + 1] == 'n') {
+          sepbuf[n++] = '\n';
+          k++;
+        } else {
+          sepbuf[n++] = v[k];
+        }
+      }
+      sepbuf[n] = 0;
+      cfg.sep = sepbuf;
+    } else if (fc_opt_value(&o, 'f', "format")) {
+      v = o.val;
+      if (!strcmp(v, "text")) cfg.format = FMT_TEXT;
+      else if (!strcmp(v, "json")) cfg.format = FMT_JSON;
+      else if (!strcmp(v, "lines")) cfg.format = FMT_LINES;
+      else {
+        fprintf(stderr, "fenci cut: unknown format '%s' (text, json or lines)\n", v);
+        return 2;
+      }
+    } else if (fc_opt_value(&o, 'j', "jobs")) {
+      char *end;
+      long n;
+      errno = 0;
+      n = strtol(o.val, &end, 10);
+      if (!*o.val || *end || errno || n < 1 || n > 64) {
+        fprintf(stderr, "fenci cut: -j needs a number from 1 to 64, not '%s'\n", o.val);
+        return 2;
+      }
+      cfg.jobs = (int)n;
+    } else if (fc_opt_flag(&o, 'q', "quiet")) {
+      cfg.progress = 0;
+    } else if (fc_opt_flag(&o, 0, "progress")) {
+      cfg.progress = 2;
+    } else {
+      return fc_opt_unknown(&o);
     }
-#undef NEED_ARG
   }
   cfg.seplen = strlen(cfg.sep);
   cfg.opts |= mode;
@@ -605,22 +923,9 @@ int fc_cmd_cut(int argc, char **argv) {
 
   m = fc_cli_open_model(cfg.model);
   if (!m) return 1;
-  if (cfg.ndicts) {
-    char err[512];
-    if (fenci_dict_new(&dict, m, NULL) != FENCI_OK) {
-      fprintf(stderr, "fenci cut: out of memory\n");
-      fenci_model_free(m);
-      return 1;
-    }
-    for (i = 0; i < cfg.ndicts; i++) {
-      fenci_rc rc = fenci_dict_load(dict, dicts[i], err, sizeof err);
-      if (rc != FENCI_OK) {
-        fprintf(stderr, "fenci cut: user dictionary: %s\n", err[0] ? err : fenci_rc_str(rc));
-        fenci_dict_free(dict);
-        fenci_model_free(m);
-        return 1;
-      }
-    }
+  if (cut_load_dicts(m, dicts, ndicts, &dict)) {
+    fenci_model_free(m);
+    return 1;
   }
   if (fenci_tagger_new(&t, m, cfg.opts) != FENCI_OK || fenci_tagger_set_dict(t, dict) != FENCI_OK) {
     fprintf(stderr, "fenci cut: cannot create a tagger\n");
@@ -631,37 +936,44 @@ int fc_cmd_cut(int argc, char **argv) {
   }
   memset(&pg, 0, sizeof pg);
   for (i = 0; i < nfiles; i++) {
+    /* the total for the percentage: regular files, stdin too (from where it stands) */
     struct stat st;
-    if (strcmp(files[i], "-") && stat(files[i], &st) == 0 && S_ISREG(st.st_mode)) pg.total += (size_t)st.st_size;
+    if (strcmp(files[i], "-")) {
+      if (stat(files[i], &st) == 0 && S_ISREG(st.st_mode)) pg.total += (size_t)st.st_size;
+    } else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode)) {
+      off_t at = lseek(0, 0, SEEK_CUR);
+      if (at >= 0 && at <= st.st_size) pg.total += (size_t)(st.st_size - at);
+    }
   }
-  pg.on = cfg.progress && pg.total > (8u << 20);
+  pg.on = cfg.progress == 2 || (cfg.progress && pg.total > (8u << 20));
   pg.t0 = pg.last = now_s();
-  for (i = 0; i < nfiles && status == 0; i++) {
+  for (i = 0; i < nfiles && status < 2; i++) {
     FILE *f = strcmp(files[i], "-") ? fopen(files[i], "rb") : stdin;
+    const char *name = f == stdin ? "standard input" : files[i];
     struct stat st;
     int rc;
     if (!f) {
       fprintf(stderr, "fenci cut: cannot open %s: %s\n", files[i], strerror(errno));
       status = 1;
-      break;
+      continue;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-      fprintf(stderr, "fenci cut: %s is a directory\n", files[i]);
+      fprintf(stderr, "fenci cut: %s is a directory\n", name);
       if (f != stdin) fclose(f);
       status = 1;
-      break;
+      continue;
     }
-    rc = cut_stream(&cfg, m, dict, t, f, &pg);
+    rc = cut_stream(&cfg, m, dict, t, f, name, &pg, &pending_nl);
     if (f != stdin) fclose(f);
-    if (rc) status = 1;
+    if (rc > status) status = rc;
   }
   if (pg.on) fprintf(stderr, "\r%60s\r", "");
-  if (fflush(stdout) != 0 && status == 0) {
+  if (status < 2 && fflush(stdout) != 0) {
     fprintf(stderr, "fenci cut: write error: %s\n", strerror(errno));
-    status = 1;
+    status = 2;
   }
   fenci_tagger_free(t);
   fenci_dict_free(dict);
   fenci_model_free(m);
-  return status;
+  return status ? 1 : 0;
 }

@@ -10,6 +10,7 @@
  * by the longest line); the word list goes into an open-addressing hash set.
  */
 #include "cli.h"
+#include "common.h"
 #include "eval_score.h"
 
 #include <errno.h>
@@ -346,37 +347,27 @@ static void usage(FILE *out) {
 int fc_cmd_eval(int argc, char **argv) {
   const char *paths[2] = {NULL, NULL};
   const char *words_path = NULL;
-  int npos = 0, json = 0, opts_done = 0;
+  int npos = 0, json = 0;
+  fc_opts o;
 
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!opts_done && a[0] == '-' && a[1] != '\0') {
-      if (strcmp(a, "--") == 0) {
-        opts_done = 1;
-      } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-        usage(stdout);
-        return 0;
-      } else if (strcmp(a, "--json") == 0) {
-        json = 1;
-      } else if (strcmp(a, "--words") == 0) {
-        if (i + 1 >= argc) {
-          fprintf(stderr, "fenci eval: --words needs a file\n");
-          return 2;
-        }
-        words_path = argv[++i];
-      } else if (strncmp(a, "--words=", 8) == 0) {
-        words_path = a + 8;
-      } else {
-        fprintf(stderr, "fenci eval: unknown option %s (try fenci eval --help)\n", a);
+  fc_opts_init(&o, "eval", argc, argv);
+  while (fc_opts_next(&o)) {
+    if (!o.is_opt) {
+      if (npos >= 2) {
+        fprintf(stderr, "fenci eval: too many arguments (try fenci eval --help)\n");
         return 2;
       }
-      continue;
+      paths[npos++] = o.arg;
+    } else if (fc_opt_flag(&o, 'h', "help")) {
+      usage(stdout);
+      return 0;
+    } else if (fc_opt_flag(&o, 0, "json")) {
+      json = 1;
+    } else if (fc_opt_value(&o, 0, "words")) {
+      words_path = o.val;
+    } else {
+      return fc_opt_unknown(&o);
     }
-    if (npos >= 2) {
-      fprintf(stderr, "fenci eval: too many arguments (try fenci eval --help)\n");
-      return 2;
-    }
-    paths[npos++] = a;
   }
   if (npos != 2) {
     fprintf(stderr, "usage: fenci eval GOLD OUTPUT [--words TRAINING_WORDS] [--json]\n");

@@ -9,18 +9,48 @@
 #include "fenci.h"
 #include "fmt.h"
 
+static void check_usage(FILE *f) {
+  fprintf(f, "usage: fenci check MODEL...\nVerifies model files completely (file size against the header's, CRCs,\n"
+             "every section, every trie node); exit 1 if any is bad.  A MODEL is a path or a name,\n"
+             "as for 'fenci cut -m'.\n");
+}
+
+static void dump_usage(FILE *f) {
+  fprintf(f, "usage: fenci dump MODEL\nPrints a model file's header (sizes and CRCs, stored and computed),\n"
+             "sections and metadata.  MODEL is a path or a name, as for 'fenci cut -m'.\n");
+}
+
+/* A model named on the command line: its path when the search finds it,
+ * else the argument itself, so that the library's message says what is wrong. */
+static void inspect_path(const char *arg, char *path, size_t n) {
+  if (fc_cli_model_path(arg, path, n)) snprintf(path, n, "%s", arg);
+}
+
 int fc_cmd_check(int argc, char **argv) {
-  int i, bad = 0;
-  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    fprintf(argc < 2 ? stderr : stdout,
-            "usage: fenci check MODEL...\nVerifies model files completely (file size against the header's, "
-            "CRCs, every section, every trie node); exit 1 if any is bad.\n");
-    return argc < 2 ? 2 : 0;
+  const char *models[256];
+  int n = 0, i, bad = 0;
+  fc_opts o;
+  fc_opts_init(&o, "check", argc, argv);
+  while (fc_opts_next(&o)) {
+    if (!o.is_opt) {
+      if (n == 256) {
+        fprintf(stderr, "fenci check: too many models\n");
+        return 2;
+      }
+      models[n++] = o.arg;
+    } else if (fc_opt_flag(&o, 'h', "help")) {
+      check_usage(stdout);
+      return 0;
+    } else return fc_opt_unknown(&o);
   }
-  for (i = 1; i < argc; i++) {
+  if (!n) {
+    check_usage(stderr);
+    return 2;
+  }
+  for (i = 0; i < n; i++) {
     char path[4400], err[512];
     fenci_rc rc;
-    if (fc_cli_model_path(argv[i], path, sizeof path)) snprintf(path, sizeof path, "%s", argv[i]);
+    inspect_path(models[i], path, sizeof path);
     err[0] = 0;
     rc = fenci_model_check(path, err, sizeof err);
     if (rc == FENCI_OK) printf("%s: ok\n", path);
@@ -75,15 +105,29 @@ int fc_cmd_dump(int argc, char **argv) {
   fenci_model *m = NULL;
   fc_mapping map;
   char path[4400], err[512];
+  const char *model = NULL;
   size_t len;
   const char *meta;
   fenci_rc rc;
-  if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    fprintf(argc != 2 ? stderr : stdout, "usage: fenci dump MODEL\nPrints a model file's header (sizes and "
-                                         "CRCs, stored and computed), sections and metadata.\n");
-    return argc != 2 ? 2 : 0;
+  fc_opts o;
+  fc_opts_init(&o, "dump", argc, argv);
+  while (fc_opts_next(&o)) {
+    if (!o.is_opt) {
+      if (model) {
+        fprintf(stderr, "fenci dump: one MODEL only\n");
+        return 2;
+      }
+      model = o.arg;
+    } else if (fc_opt_flag(&o, 'h', "help")) {
+      dump_usage(stdout);
+      return 0;
+    } else return fc_opt_unknown(&o);
   }
-  if (fc_cli_model_path(argv[1], path, sizeof path)) snprintf(path, sizeof path, "%s", argv[1]);
+  if (!model) {
+    dump_usage(stderr);
+    return 2;
+  }
+  inspect_path(model, path, sizeof path);
   /* read, not mapped: the file may be the one that is changing */
   rc = fc_map_file(&map, path, FC_MAP_READ, NULL, err, sizeof err);
   if (rc != FENCI_OK) {

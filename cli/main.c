@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "common.h"
 #include "fenci.h"
 
 /* Until the trainer lands, a weak fallback keeps the tool linkable. */
@@ -31,7 +32,7 @@ static void fc_usage(FILE *f) {
           fenci_version_string());
 }
 
-int main(int argc, char **argv) {
+static int fc_run(int argc, char **argv) {
   const char *cmd;
   if (argc < 2) {
     fc_usage(stderr);
@@ -54,4 +55,11 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "dump")) return fc_cmd_dump(argc - 1, argv + 1);
   fprintf(stderr, "fenci: unknown command '%s' (try 'fenci --help')\n", cmd);
   return 2;
+}
+
+int main(int argc, char **argv) {
+  int rc = fc_run(argc, argv);
+  /* a command that failed has said why, a lost write among the rest */
+  if (fc_cli_close_stdout(rc == 0) != 0 && rc == 0) rc = 1;
+  return rc;
 }

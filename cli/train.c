@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "common.h"
@@ -51,16 +53,66 @@ static int train_log(void *ctx, const char *msg) {
   return 0;
 }
 
-static int train_num(const char *opt, const char *v, unsigned long long max, unsigned long long *out) {
+/* A whole number from min to max for option opt, or -1 with a message
+ * naming the option and the value. */
+static int train_num(const char *opt, const char *v, unsigned long long min, unsigned long long max,
+                     unsigned long long *out) {
   char *e;
   unsigned long long x;
   errno = 0;
   x = strtoull(v, &e, 10);
-  if (!*v || *e || errno || x > max || v[0] == '-') {
-    fprintf(stderr, "fenci train: %s: bad number '%s'\n", opt, v);
+  if (!*v || *e || errno || v[0] == '-' || v[0] == '+' || x < min || x > max) {
+    fprintf(stderr, "fenci train: %s wants a whole number from %llu to %llu, not '%s'\n", opt, min, max, v);
     return -1;
   }
   *out = x;
+  return 0;
+}
+
+/* A corpus format name for option opt, or -1 with a message. */
+static int train_format(const char *opt, const char *v) {
+  int f = fc_corpus_format(v);
+  if (f < 0) fprintf(stderr, "fenci train: %s: unknown corpus format '%s' (pd, msr, ctb or seg)\n", opt, v);
+  return f;
+}
+
+/* Checks before a long run that an input file given with option opt can be
+ * read; 0, or -1 with a message naming the option and the file. */
+static int train_input(const char *opt, const char *path) {
+  struct stat st;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "fenci train: %s: cannot open '%s': %s\n", opt, path, strerror(errno));
+    return -1;
+  }
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "fenci train: %s: '%s' is a directory\n", opt, path);
+    fclose(f);
+    return -1;
+  }
+  fclose(f);
+  return 0;
+}
+
+/* Same for the output: a file is written as a new file next to it and
+ * renamed (fc_cli_write_file), so its directory must take one. */
+static int train_output(const char *path) {
+  char dir[4096];
+  const char *slash = strrchr(path, '/');
+  struct stat st;
+  if (stat(path, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "fenci train: -o: '%s' is a directory\n", path);
+      return -1;
+    }
+    if (!S_ISREG(st.st_mode)) return 0; /* a device or pipe: written in place */
+  }
+  if (!slash) snprintf(dir, sizeof dir, ".");
+  else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+  if (access(dir, W_OK) != 0) {
+    fprintf(stderr, "fenci train: -o: cannot write '%s' in '%s': %s\n", path, dir, strerror(errno));
+    return -1;
+  }
   return 0;
 }
 
@@ -68,7 +120,7 @@ int fc_cmd_train(int argc, char **argv) {
   const char *lexp = NULL, *trainp = NULL, *devp = NULL, *outp = NULL, *wordsp = NULL;
   char *words = NULL;
   size_t words_len = 0;
-  const char *fmt = "seg", *dfmt = NULL;
+  int f = -1, df = -1;
   char err[512], meta[4096];
   size_t meta_len = 0;
   fc_train_opts o;
@@ -77,82 +129,84 @@ int fc_cmd_train(int argc, char **argv) {
   fenci_model *lex = NULL;
   uint8_t *img = NULL;
   size_t img_len = 0;
-  int i, f, df, ret = 1;
+  int ret = 1;
   fenci_rc rc;
   unsigned long long v;
+  fc_opts op;
 
   fc_train_opts_init(&o);
   meta[0] = 0;
-  for (i = 1; i < argc; i++) {
-    const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+  fc_opts_init(&op, "train", argc, argv);
+  while (fc_opts_next(&op)) {
+    const char *a = op.arg;
+    if (!op.is_opt) {
+      fprintf(stderr, "fenci train: unexpected argument '%s' (the files are given with options; see --help)\n", a);
+      return 2;
+    } else if (fc_opt_flag(&op, 'h', "help")) {
       train_usage(stdout);
       return 0;
-    }
-    if (!val) {
-      fprintf(stderr, "fenci train: %s needs a value (see --help)\n", a);
-      return 2;
-    }
-    i++;
-    if (!strcmp(a, "--lexicon")) lexp = val;
-    else if (!strcmp(a, "--train")) trainp = val;
-    else if (!strcmp(a, "--format")) fmt = val;
-    else if (!strcmp(a, "--dev")) devp = val;
-    else if (!strcmp(a, "--dev-format")) dfmt = val;
-    else if (!strcmp(a, "--words")) wordsp = val;
-    else if (!strcmp(a, "-o") || !strcmp(a, "--output")) outp = val;
-    else if (!strcmp(a, "--iters")) {
-      if (train_num(a, val, 1000, &v) || v == 0) return 2;
+    } else if (fc_opt_value(&op, 0, "lexicon")) lexp = op.val;
+    else if (fc_opt_value(&op, 0, "train")) trainp = op.val;
+    else if (fc_opt_value(&op, 0, "dev")) devp = op.val;
+    else if (fc_opt_value(&op, 0, "words")) wordsp = op.val;
+    else if (fc_opt_value(&op, 'o', "output")) outp = op.val;
+    else if (fc_opt_value(&op, 0, "format")) {
+      if ((f = train_format("--format", op.val)) < 0) return 2;
+    } else if (fc_opt_value(&op, 0, "dev-format")) {
+      if ((df = train_format("--dev-format", op.val)) < 0) return 2;
+    } else if (fc_opt_value(&op, 0, "iters")) {
+      if (train_num("--iters", op.val, 1, 1000, &v)) return 2;
       o.iters = (int)v;
-    } else if (!strcmp(a, "--seed")) {
-      if (train_num(a, val, (unsigned long long)-1, &v)) return 2;
+    } else if (fc_opt_value(&op, 0, "seed")) {
+      if (train_num("--seed", op.val, 0, (unsigned long long)-1, &v)) return 2;
       o.seed = v;
-    } else if (!strcmp(a, "--min-count")) {
-      if (train_num(a, val, 1000000, &v)) return 2;
+    } else if (fc_opt_value(&op, 0, "min-count")) {
+      if (train_num("--min-count", op.val, 0, 1000000, &v)) return 2;
       o.min_count = (uint32_t)v;
-    } else if (!strcmp(a, "--sym-min-count")) {
-      if (train_num(a, val, 1000000, &v) || v == 0) return 2;
+    } else if (fc_opt_value(&op, 0, "sym-min-count")) {
+      if (train_num("--sym-min-count", op.val, 1, 1000000, &v)) return 2;
       o.sym_min_count = (uint32_t)v;
-    } else if (!strcmp(a, "--prune")) {
-      if (train_num(a, val, 30000, &v)) return 2;
+    } else if (fc_opt_value(&op, 0, "prune")) {
+      if (train_num("--prune", op.val, 0, 30000, &v)) return 2;
       o.prune = (int)v;
-    } else if (!strcmp(a, "--folds")) {
-      if (train_num(a, val, 100, &v) || v < 2) return 2;
+    } else if (fc_opt_value(&op, 0, "folds")) {
+      if (train_num("--folds", op.val, 2, 100, &v)) return 2;
       o.folds = (int)v;
-    } else if (!strcmp(a, "--patience")) {
-      if (train_num(a, val, 1000, &v)) return 2;
+    } else if (fc_opt_value(&op, 0, "patience")) {
+      if (train_num("--patience", op.val, 0, 1000, &v)) return 2;
       o.patience = (int)v;
-    } else if (!strcmp(a, "--templates")) {
-      o.mask = fc_feat_parse_mask(val);
+    } else if (fc_opt_value(&op, 0, "templates")) {
+      o.mask = fc_feat_parse_mask(op.val);
       if (!o.mask) {
-        fprintf(stderr, "fenci train: --templates: unknown name in '%s'\n", val);
+        fprintf(stderr, "fenci train: --templates: unknown name in '%s' (see --help)\n", op.val);
         return 2;
       }
-    } else if (!strcmp(a, "--meta")) {
+    } else if (fc_opt_value(&op, 0, "meta")) {
+      const char *val = op.val;
       size_t l = strlen(val);
-      if (!strchr(val, '=') || strchr(val, '\n') || meta_len + l + 2 > sizeof meta) {
-        fprintf(stderr, "fenci train: --meta wants one KEY=VALUE line\n");
+      if (!strchr(val, '=') || strchr(val, '\n')) {
+        fprintf(stderr, "fenci train: --meta wants one KEY=VALUE line, not '%s'\n", val);
+        return 2;
+      }
+      if (meta_len + l + 2 > sizeof meta) {
+        fprintf(stderr, "fenci train: --meta '%s': more than %zu bytes of metadata in all\n", val, sizeof meta - 1);
         return 2;
       }
       memcpy(meta + meta_len, val, l);
       meta_len += l;
       meta[meta_len++] = '\n';
       meta[meta_len] = 0;
-    } else {
-      fprintf(stderr, "fenci train: unknown option %s (see --help)\n", a);
-      return 2;
-    }
+    } else return fc_opt_unknown(&op);
   }
   if (!lexp || !trainp || !outp) {
     fprintf(stderr, "fenci train: --lexicon, --train and -o are required (see --help)\n");
     return 2;
   }
-  f = fc_corpus_format(fmt);
-  df = fc_corpus_format(dfmt ? dfmt : fmt);
-  if (f < 0 || df < 0) {
-    fprintf(stderr, "fenci train: unknown format '%s' (pd, msr, ctb, seg)\n", f < 0 ? fmt : dfmt);
-    return 2;
-  }
+  if (f < 0) f = fc_corpus_format("seg");
+  if (df < 0) df = f;
+  if (train_input("--lexicon", lexp) || train_input("--train", trainp) || (devp && train_input("--dev", devp)) ||
+      (wordsp && train_input("--words", wordsp)) || train_output(outp))
+    return 1;
   o.log = train_log;
   o.meta = meta_len ? meta : NULL;
 
@@ -164,27 +218,8 @@ int fc_cmd_train(int argc, char **argv) {
   fc_corpus_init(&tc, NULL);
   fc_corpus_init(&dc, NULL);
   if (wordsp) {
-    FILE *wf = fopen(wordsp, "rb");
-    size_t cap = 0, got;
-    char *p;
-    if (!wf) {
-      fprintf(stderr, "fenci train: %s: %s\n", wordsp, strerror(errno));
-      goto done;
-    }
-    do {
-      if (words_len + 65536 > cap) {
-        cap = cap ? cap * 2 : 1 << 20;
-        if (!(p = realloc(words, cap))) {
-          fclose(wf);
-          fprintf(stderr, "fenci train: out of memory\n");
-          goto done;
-        }
-        words = p;
-      }
-      got = fread(words + words_len, 1, cap - words_len, wf);
-      words_len += got;
-    } while (got > 0);
-    fclose(wf);
+    words = fc_cli_read_file(wordsp, &words_len);
+    if (!words) goto done;
     o.words = words;
     o.words_len = words_len;
   }

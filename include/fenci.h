@@ -218,17 +218,19 @@ FENCI_API void fenci_dict_free(fenci_dict *d);
  * Returns FENCI_OK, FENCI_NOMEM or FENCI_BADARG (d NULL).  Thread-safe. */
 FENCI_API fenci_rc fenci_dict_freeze(fenci_dict *d);
 
-/* Adds one word (UTF-8, 1..255 bytes, no whitespace); tag may be NULL.
- * FENCI_BADARG for an invalid word (also one over 255 bytes once normalised:
- * a few traditional characters have a 4-byte simplified form) or a frozen
- * dict.  Not thread-safe. */
+/* Adds one word (UTF-8, 1..255 bytes, no whitespace); tag may be NULL, else
+ * one of the model's tags (fenci_tag_name spells them).  FENCI_BADARG for an
+ * invalid word (also one over 255 bytes once normalised: a few traditional
+ * characters have a 4-byte simplified form), a tag the model does not know
+ * (never dropped silently) or a frozen dict.  Not thread-safe. */
 FENCI_API fenci_rc fenci_dict_add(fenci_dict *d, const char *word, size_t len,
                                   double freq, const char *tag);
 
 /* Adds the words of a user-dictionary file, same line format as the lexicon
  * source ("word [freq [tag]]"; a missing freq means forced).  On a malformed
- * line nothing from the file is added, FENCI_BADFORMAT is returned and err
- * names the file and line.  Any file works (a pipe, /dev/null: no words); at
+ * line (a tag the model does not know included) nothing from the file is
+ * added, FENCI_BADFORMAT is returned and err names the file and line.  Any
+ * file works (a pipe, /dev/null: no words); at
  * most 64 MiB are read (FENCI_IO beyond), and a line without its end after
  * 1 MiB is malformed, so /dev/zero fails at once.  Not thread-safe. */
 FENCI_API fenci_rc fenci_dict_load(fenci_dict *d, const char *path, char *err, size_t errlen);

@@ -98,7 +98,7 @@ static float fc_dict_cost(const fenci_dict *d, double freq) {
  * 255 bytes (a few traditional characters map outside the BMP).  On failure
  * the dict is unchanged. */
 static fenci_rc fc_dict_add_raw(fenci_dict *d, const uint8_t *word, size_t len, double freq, int has_freq,
-                                const uint8_t *tag, size_t tag_len) {
+                                uint16_t tag) {
   fc_uword *u;
   uint8_t *key;
   size_t klen, alen = 0;
@@ -126,17 +126,28 @@ static fenci_rc fc_dict_add_raw(fenci_dict *d, const uint8_t *word, size_t len, 
   d->bytes_len += klen + alen;
   u->forced = (uint8_t)(has_freq && freq > 0 ? 0 : 1);
   u->cost = u->forced ? 0.0f : fc_dict_cost(d, freq);
-  u->tag = tag && tag_len ? fc_model_tag_id(d->m, (const char *)tag, tag_len) : 0;
+  u->tag = tag;
   /* the lexicon holds simplified words: look the normalised key up */
   if (!u->tag && fc_dat_find(&d->m->trie, key, klen, &w)) u->tag = fc_model_tag(d->m, w);
   return FENCI_OK;
 }
 
+/* The id of a user word's tag: 0 for none; -1 for a tag the model does not
+ * know, which is refused rather than dropped (the word would lose it). */
+static int fc_dict_tag(const fenci_dict *d, const uint8_t *tag, size_t tag_len) {
+  uint16_t id;
+  if (!tag || !tag_len) return 0;
+  id = fc_model_tag_id(d->m, (const char *)tag, tag_len);
+  return id ? id : -1;
+}
+
 fenci_rc fenci_dict_add(fenci_dict *d, const char *word, size_t len, double freq, const char *tag) {
+  int tid;
   if (!d || !word || fc_dict_is_frozen(d)) return FENCI_BADARG;
   if (!fc_word_ok((const uint8_t *)word, len) || !(freq >= 0) || freq > 1e15) return FENCI_BADARG;
-  return fc_dict_add_raw(d, (const uint8_t *)word, len, freq, freq > 0, (const uint8_t *)tag,
-                         tag ? strlen(tag) : 0);
+  tid = fc_dict_tag(d, (const uint8_t *)tag, tag ? strlen(tag) : 0);
+  if (tid < 0) return FENCI_BADARG;
+  return fc_dict_add_raw(d, (const uint8_t *)word, len, freq, freq > 0, (uint16_t)tid);
 }
 
 /* Adds the entry of one source line (number lineno); a message in err on
@@ -146,7 +157,7 @@ static fenci_rc fc_dict_line(fenci_dict *d, const uint8_t *line, size_t len, siz
   fc_lexline l;
   char lerr[160];
   fenci_rc rc;
-  int r = fc_lexline_parse(line, len, &l, lerr, sizeof lerr);
+  int tid, r = fc_lexline_parse(line, len, &l, lerr, sizeof lerr);
   if (r == 0) return FENCI_OK;
   if (r > 0 && !fc_word_ok(l.word, l.word_len)) {
     r = -1;
@@ -156,7 +167,13 @@ static fenci_rc fc_dict_line(fenci_dict *d, const uint8_t *line, size_t len, siz
     fc_errf(err, errlen, "line %zu: %s", lineno, lerr);
     return FENCI_BADFORMAT;
   }
-  rc = fc_dict_add_raw(d, l.word, l.word_len, l.freq, l.has_freq, l.tag, l.tag_len);
+  tid = fc_dict_tag(d, l.tag, l.tag_len);
+  if (tid < 0) {
+    fc_errf(err, errlen, "line %zu: the model has no tag '%.*s'", lineno, (int)(l.tag_len > 32 ? 32 : l.tag_len),
+            (const char *)l.tag);
+    return FENCI_BADFORMAT;
+  }
+  rc = fc_dict_add_raw(d, l.word, l.word_len, l.freq, l.has_freq, (uint16_t)tid);
   if (rc == FENCI_BADARG) {
     fc_errf(err, errlen, "line %zu: word longer than 255 bytes once normalised", lineno);
     return FENCI_BADFORMAT;

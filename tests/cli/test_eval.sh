@@ -71,7 +71,7 @@ expect no_args 2 - "usage" --
 expect one_arg 2 - "usage" -- "$D/classic.gold"
 expect three_args 2 - "too many" -- "$D/classic.gold" "$D/classic.test" "$D/classic.test"
 expect bad_option 2 - "unknown option" -- --bogus "$D/classic.gold" "$D/classic.test"
-expect words_no_arg 2 - "needs a file" -- "$D/classic.gold" "$D/classic.test" --words
+expect words_no_arg 2 - "--words needs an argument" -- "$D/classic.gold" "$D/classic.test" --words
 expect two_stdin 2 - "only one" -- - -
 
 # every gold file scored against itself gives F1 = 1

@@ -1,0 +1,164 @@
+#!/bin/sh
+# test_long_lines.sh - `fenci cut` on single lines far longer than its read
+# batches: peak memory must not grow with the line length (a 4 MB line
+# against one 4 or 8 times longer, in every format, with -j 1 and -j 2, and with
+# --all and nested user words, whose output is a hundred times the input),
+# and cutting a line into pieces must change no token: the output equals the
+# segmentation of the repeated sentence, -j 2 equals -j 1, and JSON offsets
+# run on across the pieces.
+# Usage: FENCI=./fenci BUILD=build sh tests/cli/test_long_lines.sh   (from the project root)
+FENCI=${FENCI:-./fenci}
+BUILD=${BUILD:-build}
+if [ ! -x "$FENCI" ]; then
+  echo "test_long_lines.sh: $FENCI not found (build it, or set FENCI)" >&2
+  exit 1
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fenci_test_long.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+runs=0
+fail() {
+  echo "FAIL: $*" >&2
+  fails=$((fails + 1))
+}
+
+MAXRSS=$BUILD/tests/maxrss
+mkdir -p "$BUILD/tests"
+if [ ! -x "$MAXRSS" ] || [ tests/cli/maxrss.c -nt "$MAXRSS" ]; then
+  ${CC:-cc} -O1 -o "$MAXRSS" tests/cli/maxrss.c || { echo "test_long_lines.sh: cannot build maxrss" >&2; exit 1; }
+fi
+# Peak RSS may grow by this much (KiB) from the short line to the long one;
+# before the fix text output grew by twice the line (60 MB here), JSON by 20 times.
+SLACK=8192
+
+printf '我们 50\n喜欢 40\n自然 30\n语言 30\n自然语言 20\n处理 40\n自然语言处理 10\n研究 50\n研究生 20\n生命 50\n' >"$TMP/lex.txt"
+"$FENCI" compile "$TMP/lex.txt" -o "$TMP/m.fenci" 2>"$TMP/err" || { cat "$TMP/err" >&2; exit 1; }
+M=$TMP/m.fenci
+
+# rep TEXT N FILE [SEP]: TEXT repeated 2^N times, SEP between the copies
+rep() {
+  printf '%s' "$1" >"$3"
+  k=0
+  while [ "$k" -lt "$2" ]; do
+    { cat "$3"; printf '%s' "${4:-}"; cat "$3"; } >"$3.tmp" && mv "$3.tmp" "$3"
+    k=$((k + 1))
+  done
+}
+
+# rss NAME FILE ARGS...: runs fenci cut on FILE into $TMP/out.NAME; the
+# peak RSS in KiB goes to $TMP/rss.NAME
+rss() {
+  name=$1 file=$2
+  shift 2
+  runs=$((runs + 1))
+  "$MAXRSS" "$TMP/rss.$name" "$FENCI" cut -q -m "$M" "$@" "$file" >"$TMP/out.$name" 2>"$TMP/err"
+  st=$?
+  [ "$st" -eq 0 ] || { fail "$name: exit $st: $(head -3 "$TMP/err")"; echo 0 >"$TMP/rss.$name"; }
+}
+
+# bounded NAME: rss.NAME.long must stay within SLACK of rss.NAME.short
+bounded() {
+  runs=$((runs + 1))
+  s=$(cat "$TMP/rss.$1.short") l=$(cat "$TMP/rss.$1.long")
+  [ "$l" -le $((s + SLACK)) ] || fail "$1: peak RSS $s KiB on the short line, $l KiB on the long one"
+}
+
+# ------------------------------------------------------------- with punctuation
+rep '我们喜欢自然语言处理，' 17 "$TMP/short"   # 4.3 MB, one line, no newline
+rep '我们喜欢自然语言处理，' 20 "$TMP/long"    # 34.6 MB
+rep '我们 喜欢 自然语言处理 ，' 20 "$TMP/long.want" ' '
+for f in text lines; do
+  for j in 1 2; do
+    rss "$f.j$j.short" "$TMP/short" -f "$f" -j "$j"
+    rss "$f.j$j.long" "$TMP/long" -f "$f" -j "$j"
+    bounded "$f.j$j"
+  done
+done
+runs=$((runs + 2))
+cmp -s "$TMP/out.text.j1.long" "$TMP/long.want" || fail "text -j 1: the long line is not the repeated sentence's words"
+cmp -s "$TMP/out.text.j2.long" "$TMP/long.want" || fail "text -j 2: the long line is not the repeated sentence's words"
+runs=$((runs + 1))
+tr ' ' '\n' <"$TMP/long.want" >"$TMP/lines.want"
+printf '\n\n' >>"$TMP/lines.want"
+cmp -s "$TMP/out.lines.j1.long" "$TMP/lines.want" || fail "lines: not one token a line and a blank line"
+
+# JSON on 4.3 and 17 MB: one object, offsets of the whole line
+rep '我们喜欢自然语言处理，' 19 "$TMP/mid"
+for j in 1 2; do
+  rss "json.j$j.short" "$TMP/short" -f json -j "$j"
+  rss "json.j$j.long" "$TMP/mid" -f json -j "$j"
+  bounded "json.j$j"
+done
+runs=$((runs + 3))
+[ "$(wc -l <"$TMP/out.json.j1.long")" -eq 1 ] || fail "json: the long line is not one object"
+cmp -s "$TMP/out.json.j1.long" "$TMP/out.json.j2.long" || fail "json: -j 2 differs from -j 1"
+bytes=$(wc -c <"$TMP/mid")
+chars=$((11 * 524288))
+tail -c 200 "$TMP/out.json.j1.long" | grep -q "\"s\":$((bytes - 3)),\"e\":$bytes,\"cs\":$((chars - 1)),\"ce\":$chars," ||
+  fail "json: the last token does not end at byte $bytes, character $chars: $(tail -c 120 "$TMP/out.json.j1.long")"
+
+# ------------------------------------------------------------- no break at all
+# Every piece ends inside running text: the tail is segmented again with
+# what follows, so no word is split where the pieces meet.
+rep '我们喜欢自然语言处理研究生命' 17 "$TMP/nobreak"
+rep '我们 喜欢 自然语言处理 研究 生命' 17 "$TMP/nobreak.want" ' '
+for j in 1 2; do
+  rss "nobreak.j$j" "$TMP/nobreak" -j "$j"
+  runs=$((runs + 1))
+  cmp -s "$TMP/out.nobreak.j$j" "$TMP/nobreak.want" || fail "no breaks, -j $j: words split where pieces meet"
+done
+
+# ------------------------------------------------------------- many long lines
+# Lines of 2.6 batches one after the other: with -j N the batches of
+# different lines are in flight together while each continuation waits
+# for the state of the batch before it (a hang or a mixed-up state shows
+# here, so each run has a time limit where timeout(1) exists).
+rep '我们喜欢自然语言处理研究生命' 13 "$TMP/l344k"
+rep '我们 喜欢 自然语言处理 研究 生命' 13 "$TMP/l344k.want" ' '
+: >"$TMP/many"
+: >"$TMP/many.want"
+for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  { cat "$TMP/l344k"; echo; } >>"$TMP/many"
+  { cat "$TMP/l344k.want"; echo; } >>"$TMP/many.want"
+done
+limit=
+command -v timeout >/dev/null 2>&1 && limit="timeout 30"
+for j in 1 2 3 4 2 3 4 2 3 4; do
+  runs=$((runs + 1))
+  $limit "$FENCI" cut -q -m "$M" -j "$j" "$TMP/many" >"$TMP/out.many" 2>"$TMP/err"
+  st=$?
+  if [ "$st" -ne 0 ]; then
+    fail "many long lines, -j $j: exit $st$([ "$st" -eq 124 ] && echo ', timed out')"
+    break
+  elif ! cmp -s "$TMP/out.many" "$TMP/many.want"; then
+    fail "many long lines, -j $j: wrong output"
+    break
+  fi
+done
+rss "many.json.j1" "$TMP/many" -f json
+rss "many.json.j3" "$TMP/many" -f json -j 3
+runs=$((runs + 1))
+cmp -s "$TMP/out.many.json.j1" "$TMP/out.many.json.j3" || fail "many long lines, json: -j 3 differs from -j 1"
+
+# ------------------------------------------------------------- --all, nested user words
+# Twenty nested forced words: about 200 output bytes per input byte, so
+# one batch's output is handed on in parts (with -j 2 through the writer).
+w=
+: >"$TMP/nested.txt"
+for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+  w=$w哈
+  echo "$w" >>"$TMP/nested.txt"
+done
+rep '哈' 17 "$TMP/ha.short"   # 393 KB
+rep '哈' 19 "$TMP/ha.long"    # 1.6 MB: 340 MB of output
+for j in 1 2; do
+  rss "all.j$j.short" "$TMP/ha.short" --all -u "$TMP/nested.txt" -j "$j"
+  rss "all.j$j.long" "$TMP/ha.long" --all -u "$TMP/nested.txt" -j "$j"
+  bounded "all.j$j"
+done
+runs=$((runs + 1))
+cmp -s "$TMP/out.all.j1.long" "$TMP/out.all.j2.long" || fail "--all: -j 2 differs from -j 1"
+rm -f "$TMP"/out.all.*
+
+echo "test_long_lines.sh: $runs checks, $fails failed"
+[ "$fails" -eq 0 ]
