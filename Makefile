@@ -108,11 +108,12 @@ eval-traditional: $(BIN)
 	  ./$(BIN) eval $$gold $(BUILD)/eval/$$t.out --words $(DATA)/sighan2005/$${t}_training_words.utf8 2>/dev/null | head -1; \
 	done
 
-# Fragments owned by their areas: benchmark, models/eval, fuzzing, SQLite.
+# Fragments owned by their areas: benchmark, models/eval, fuzzing, SQLite, Python.
 -include bench/bench.mk
 -include models.mk
 -include sqlite/sqlite.mk
 -include fuzz/fuzz.mk
+-include python/python.mk
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

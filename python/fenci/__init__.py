@@ -1,0 +1,477 @@
+"""fenci: Chinese word segmentation (libfenci) with jieba's API.
+
+``import fenci as jieba`` runs jieba code unchanged: cut, lcut,
+cut_for_search, lcut_for_search, tokenize, load_userdict, add_word,
+del_word, suggest_freq, get_FREQ, set_dictionary, initialize, Tokenizer,
+setLogLevel and the posseg submodule.  fenci's own additions: a model choice
+(``Tokenizer(model="pku")``), ``tokens()`` (byte and character offsets, kind,
+tag, flags) and ``cut_batch()`` (a list of texts segmented by several threads
+at once, the GIL released).
+
+Threads: every call is safe from any number of threads.  Segmentation runs
+without the GIL, each call on a tagger of its own (from a pool), against the
+shared immutable model and an immutable snapshot of the user words.
+add_word/del_word/load_userdict change the word list under a lock; the next
+cut that starts builds a new snapshot (copy-on-write) and swaps it in, while
+cuts already running finish with the snapshot they started with.  A cut that
+starts after add_word() has returned sees the word.
+"""
+import logging
+import os
+import re
+import threading
+import warnings
+from collections import namedtuple
+
+from . import _fenci
+
+__version__ = "0.1.0"
+__all__ = ["cut", "lcut", "cut_for_search", "lcut_for_search", "tokenize", "load_userdict", "add_word",
+           "del_word", "suggest_freq", "get_FREQ", "set_dictionary", "initialize", "Tokenizer", "setLogLevel",
+           "tokens", "cut_batch", "Token", "find_model", "enable_parallel", "disable_parallel"]
+
+DEFAULT_DICT = None
+DEFAULT_MODEL = "ctb"
+default_logger = logging.getLogger("fenci")
+log_console = logging.StreamHandler()
+default_logger.addHandler(log_console)
+default_logger.setLevel(logging.WARNING)
+
+_PKG_MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
+
+
+def setLogLevel(log_level):
+    """Sets the level of the 'fenci' logger (jieba.setLogLevel)."""
+    default_logger.setLevel(log_level)
+
+
+def model_dirs():
+    """Where a model name is looked for, in order: $FENCI_MODEL_DIR, the
+    package's models/ (a pip install copies them there), the repository's
+    models/ (the source tree the module was built from)."""
+    dirs = []
+    env = os.environ.get("FENCI_MODEL_DIR")
+    if env:
+        dirs.append(env)
+    dirs.append(_PKG_MODELS)
+    if _fenci.REPO_MODELS:
+        dirs.append(_fenci.REPO_MODELS)
+    return dirs
+
+
+def find_model(name=None):
+    """The path of model `name` (default 'ctb'): a path to an existing file
+    is used as it is; a name NAME is NAME.fenci in model_dirs()."""
+    name = name or DEFAULT_MODEL
+    name = os.fspath(name)
+    if os.sep in name or name.endswith(".fenci"):
+        if os.path.isfile(name):
+            return os.path.abspath(name)
+        raise FileNotFoundError("fenci: no model file %r" % name)
+    for d in model_dirs():
+        p = os.path.join(d, name + ".fenci")
+        if os.path.isfile(p):
+            return p
+    raise FileNotFoundError("fenci: model %r not found in %s" % (name, ", ".join(model_dirs())))
+
+
+_models = {}
+_models_lock = threading.Lock()
+
+
+def _open_model(path=None, lexicon_file=None):
+    """One Model per file per process (mapped: forked workers share its pages)."""
+    key = ("lex", os.path.abspath(lexicon_file)) if lexicon_file else ("model", path)
+    with _models_lock:
+        m = _models.get(key)
+        if m is None:
+            if lexicon_file:
+                with open(lexicon_file, "rb") as f:
+                    text = f.read().decode("utf-8").lstrip("\ufeff")
+                m = _fenci.Model(lexicon_text=text)
+            else:
+                m = _fenci.Model(path)
+            _models[key] = m
+        return m
+
+
+Token = namedtuple("Token", "word start end byte_start byte_end kind tag flags")
+Token.__doc__ = """A token: word, character offsets [start, end), byte offsets into the
+UTF-8 text [byte_start, byte_end), kind ('word', 'latin', 'number', 'url',
+'email', 'punct', 'space', 'invalid', 'other'), the lexicon tag ('' when
+none) and flags (fenci._fenci.TOK_OOV | TOK_EXTRA | TOK_USER)."""
+
+_FREQ_RE = re.compile(r"^[0-9]+(\.[0-9]*)?$")
+_TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+def _text(sentence):
+    if isinstance(sentence, str):
+        return sentence
+    if isinstance(sentence, (bytes, bytearray, memoryview)):
+        try:
+            return bytes(sentence).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError("fenci: bytes input must be UTF-8 (%s)" % e) from None
+    raise TypeError("fenci: the sentence must be str or UTF-8 bytes, not %s" % type(sentence).__name__)
+
+
+class Tokenizer:
+    """jieba.Tokenizer: a model plus user words of its own.
+
+    dictionary: jieba's argument, a lexicon text file ("word [freq [tag]]"
+    lines, compiled when first used; its model has no trained weights) or a
+    .fenci model file.  model: fenci's, a model name ('ctb', 'pku', 'msr',
+    'lexicon') or path.  Neither: the default model ('ctb')."""
+
+    def __init__(self, dictionary=DEFAULT_DICT, model=None):
+        self.dictionary = dictionary
+        self.model = model
+        self._lock = threading.RLock()
+        self._seg = None
+        self._words = {}     # word -> (freq, tag); freq 0.0 = forced
+        self._deleted = {}   # word -> list of pieces it is cut into, or None (characters)
+        self._dirty = True
+        self._has_weights = False
+        self.initialized = False
+
+    def __repr__(self):
+        return "<Tokenizer model=%r dictionary=%r>" % (self.model, self.dictionary)
+
+    @property
+    def FREQ(self):
+        """jieba's Tokenizer.FREQ, read-only: FREQ.get(w, d), w in FREQ, FREQ[w]."""
+        return _FreqView(self)
+
+    def check_initialized(self):
+        if not self.initialized:
+            self.initialize()
+
+    # --------------------------------------------------------------- set-up
+    def initialize(self, dictionary=None):
+        """Opens the model now (otherwise done by the first cut)."""
+        with self._lock:
+            if dictionary:
+                self.dictionary = dictionary
+                self.initialized = False
+            if self.initialized:
+                return
+            d = self.dictionary
+            if d and os.fspath(d).endswith(".fenci"):
+                m = _open_model(path=find_model(os.fspath(d)))
+            elif d:
+                m = _open_model(lexicon_file=os.fspath(d))
+            else:
+                m = _open_model(path=find_model(self.model))
+            seg = _fenci.Segmenter(m)
+            self._load_words(seg)  # published with its user words, never without
+            self._model = m
+            self._has_weights = m.has_weights()
+            self._seg = seg
+            self._dirty = False
+            self.initialized = True
+
+    def _load_words(self, seg):
+        """Gives seg a new snapshot of the user words (the lock held)."""
+        entries = [(w, f, t) for w, (f, t) in self._words.items()]
+        for w in seg.set_words(entries):
+            warnings.warn("fenci: user word %r refused by the library (empty or over 255 bytes); it is left out"
+                          % w, stacklevel=5)
+            self._words.pop(w, None)
+
+    def set_dictionary(self, dictionary_path):
+        """Uses another lexicon (or .fenci model) from the next cut on; user
+        words are kept."""
+        with self._lock:
+            path = os.path.abspath(os.fspath(dictionary_path))
+            if not os.path.isfile(path):
+                raise Exception("jieba: file does not exist: " + path)
+            self.dictionary = path
+            self.initialized = False
+
+    def _segmenter(self):
+        if not self.initialized:
+            self.initialize()
+        if self._dirty:
+            with self._lock:
+                if self._dirty:
+                    self._load_words(self._seg)
+                    self._dirty = False
+        return self._seg
+
+    # ------------------------------------------------------------ user words
+    def add_word(self, word, freq=None, tag=None):
+        """A user word.  Without freq it is forced: it always comes out as one
+        token.  With freq it joins the lexicon with that frequency and competes
+        in the lexicon path (HMM=False); the trained path (HMM=True) treats
+        every user word as forced.  freq 0 deletes the word (jieba's rule)."""
+        word = _text(word)
+        if freq is not None and float(freq) == 0:
+            self.del_word(word)
+            return
+        if tag is not None and not isinstance(tag, str):
+            raise TypeError("fenci: tag must be str")
+        if not word or any(c.isspace() for c in word):
+            warnings.warn("fenci: user word %r refused: fenci never joins whitespace into a token "
+                          "(the break rule), so a word with a space cannot be matched as one" % word,
+                          stacklevel=2)
+            return
+        with self._lock:
+            self._words[word] = (0.0 if freq is None else float(freq), tag)
+            self._deleted.pop(word, None)
+            self._dirty = True
+
+    def del_word(self, word, _pieces=None):
+        """The word never comes out as one token again: a token equal to it is
+        cut into characters (or into the pieces suggest_freq was given)."""
+        word = _text(word)
+        with self._lock:
+            self._words.pop(word, None)
+            self._deleted[word] = list(_pieces) if _pieces else None
+            self._dirty = True
+
+    def load_userdict(self, f):
+        """jieba's user dictionary: a path or a file object (text or binary);
+        UTF-8 lines "word [freq] [tag]" (a UTF-8 BOM is skipped).  Read from the
+        right as jieba does: a last field of letters is the tag, then a number
+        is the frequency; the word is the rest (a word with a space in it is
+        refused with a warning: fenci never joins whitespace into a token)."""
+        if isinstance(f, (str, bytes, os.PathLike)):
+            name = os.fspath(f)
+            with open(f, "rb") as fh:
+                lines = fh.read().splitlines()
+        else:
+            name = getattr(f, "name", repr(f))
+            lines = f.read().splitlines()
+        entries = []
+        for lineno, line in enumerate(lines, 1):
+            if not isinstance(line, str):
+                try:
+                    line = line.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise ValueError("dictionary file %s must be utf-8 (line %d)" % (name, lineno)) from None
+            if lineno == 1:
+                line = line.lstrip("\ufeff")
+            line = line.strip()
+            if not line:
+                continue
+            parts = line.split()
+            tag = freq = None
+            if len(parts) > 1 and _TAG_RE.match(parts[-1]) and not _FREQ_RE.match(parts[-1]):
+                tag = parts.pop()
+            if len(parts) > 1 and _FREQ_RE.match(parts[-1]):
+                freq = parts.pop()
+            word = " ".join(parts)
+            entries.append((lineno, word, None if freq is None else float(freq), tag))
+        for lineno, word, freq, tag in entries:
+            if any(c.isspace() for c in word):
+                warnings.warn("fenci: %s line %d: user word %r refused: fenci never joins whitespace into a "
+                              "token, so a word with a space cannot be matched as one" % (name, lineno, word),
+                              stacklevel=2)
+                continue
+            self.add_word(word, freq, tag)
+
+    def get_FREQ(self, k, d=None):
+        """The frequency of word k: a user word's given frequency (1 for a
+        forced one); 1 for a word of the model's lexicon (libfenci does not
+        publish lexicon frequencies); d otherwise."""
+        k = _text(k)
+        with self._lock:
+            if k in self._deleted:
+                return 0
+            if k in self._words:
+                f = self._words[k][0]
+                return int(f) if f >= 1 and f == int(f) else (f or 1)
+        if k and self._in_lexicon(k):
+            return 1
+        return d
+
+    def _in_lexicon(self, w):
+        seg = self._segmenter()
+        n = len(w.encode("utf-8"))
+        for t in seg.cut(w, _fenci.MODE_ALL | _fenci.OPT_FAST, True):
+            if t[3] == 0 and t[4] == n and not (t[7] & _fenci.TOK_OOV):
+                return True
+        return False
+
+    def suggest_freq(self, segment, tune=False):
+        """jieba's suggest_freq.  A str: the word should stay whole; with tune it
+        becomes a forced user word.  A tuple/list of pieces: their join should be
+        cut into them; with tune the join is deleted and cut into these pieces.
+        Returns the word's frequency as get_FREQ gives it (0 for a split)."""
+        if isinstance(segment, (str, bytes)):
+            word = _text(segment)
+            if tune:
+                self.add_word(word)
+            return self.get_FREQ(word, 1)
+        pieces = [_text(s) for s in segment]
+        word = "".join(pieces)
+        if tune:
+            self.del_word(word, _pieces=pieces)
+        return 0
+
+    # -------------------------------------------------------------- cutting
+    def _opts(self, mode, HMM):
+        opts = mode
+        if not HMM or not self._has_weights:
+            opts |= _fenci.OPT_FAST
+        if mode == _fenci.MODE_ALL:
+            opts |= _fenci.OPT_FAST  # jieba's cut_all: every dictionary word
+        return opts
+
+    def _detail(self, text, mode, HMM):
+        seg = self._segmenter()
+        toks = seg.cut(text, self._opts(mode, HMM), True)
+        if self._deleted:
+            toks = self._split_deleted(toks)
+        return toks
+
+    def _split_deleted(self, toks):
+        out = []
+        dele = self._deleted
+        for t in toks:
+            w = t[0]
+            if w not in dele:
+                out.append(t)
+                continue
+            if t[7] & _fenci.TOK_EXTRA:
+                continue  # an inner word in search/all mode: just gone
+            pieces = dele[w] or list(w)
+            cs, bs = t[1], t[3]
+            for p in pieces:
+                bl = len(p.encode("utf-8"))
+                out.append((p, cs, cs + len(p), bs, bs + bl, t[5], "", t[7] | _fenci.TOK_OOV))
+                cs += len(p)
+                bs += bl
+        return out
+
+    def _words_of(self, sentence, mode, HMM):
+        text = _text(sentence)
+        if self._deleted:
+            return [t[0] for t in self._detail(text, mode, HMM)]
+        return self._segmenter().cut(text, self._opts(mode, HMM))
+
+    def cut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
+        """A generator of the words of sentence (jieba.cut).  cut_all: every
+        lexicon word, overlapping, by position; HMM=False: the lexicon path."""
+        yield from self._words_of(sentence, _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT, HMM)
+
+    def lcut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
+        """cut() as a list."""
+        mode = _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT
+        if _parallel > 1 and isinstance(sentence, str) and "\n" in sentence and not self._deleted:
+            lines = sentence.splitlines(True)
+            return [w for ws in self._segmenter().cut_batch(lines, self._opts(mode, HMM), _parallel) for w in ws]
+        return self._words_of(sentence, mode, HMM)
+
+    def cut_for_search(self, sentence, HMM=True):
+        """A generator: the words, each preceded by the lexicon words inside it."""
+        yield from self._words_of(sentence, _fenci.MODE_SEARCH, HMM)
+
+    def lcut_for_search(self, sentence, HMM=True):
+        return self._words_of(sentence, _fenci.MODE_SEARCH, HMM)
+
+    def tokenize(self, unicode_sentence, mode="default", HMM=True):
+        """A generator of (word, start, end), offsets in characters."""
+        if not isinstance(unicode_sentence, str):
+            raise ValueError("jieba: the input parameter should be unicode.")
+        if mode not in ("default", "search"):
+            raise ValueError("fenci: mode must be 'default' or 'search', not %r" % (mode,))
+        m = _fenci.MODE_SEARCH if mode == "search" else _fenci.MODE_DEFAULT
+        for t in self._detail(unicode_sentence, m, HMM):
+            yield (t[0], t[1], t[2])
+
+    # ------------------------------------------------------ fenci's own API
+    def tokens(self, sentence, mode="default", HMM=True):
+        """A list of Token (word, char and byte offsets, kind, tag, flags).
+        mode: 'default', 'search' or 'all'.  Byte offsets refer to the UTF-8
+        text (the bytes given, or the str encoded)."""
+        modes = {"default": _fenci.MODE_DEFAULT, "search": _fenci.MODE_SEARCH, "all": _fenci.MODE_ALL}
+        if mode not in modes:
+            raise ValueError("fenci: mode must be 'default', 'search' or 'all', not %r" % (mode,))
+        return [Token(*t) for t in self._detail(_text(sentence), modes[mode], HMM)]
+
+    def cut_batch(self, sentences, threads=None, cut_all=False, HMM=True, mode=None):
+        """[lcut(s) for s in sentences], segmented by `threads` threads at once
+        (default: the number of CPUs) with the GIL released.  mode 'search' as
+        lcut_for_search."""
+        if isinstance(sentences, (str, bytes)):
+            raise TypeError("fenci: cut_batch() takes a list of texts, not one text")
+        texts = [_text(s) for s in sentences]
+        if mode == "search":
+            m = _fenci.MODE_SEARCH
+        elif mode in (None, "default"):
+            m = _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT
+        elif mode == "all":
+            m = _fenci.MODE_ALL
+        else:
+            raise ValueError("fenci: mode must be 'default', 'search' or 'all', not %r" % (mode,))
+        if threads is None:
+            threads = os.cpu_count() or 1
+        seg = self._segmenter()
+        if self._deleted:
+            return [[t[0] for t in self._detail(s, m, HMM)] for s in texts]
+        return seg.cut_batch(texts, self._opts(m, HMM), int(threads))
+
+    def _pos(self, sentence, HMM=True):
+        from .posseg import pair, flag_of
+        out = []
+        for t in self._detail(_text(sentence), _fenci.MODE_DEFAULT, HMM):
+            # a user word keeps the tag it was given, known to the model or not
+            u = self._words.get(t[0]) if t[7] & 4 else None
+            out.append(pair(t[0], u[1] if u and u[1] else flag_of(t)))
+        return out
+
+
+class _FreqView:
+    """A read-only view of a Tokenizer's word frequencies (see get_FREQ)."""
+
+    def __init__(self, tok):
+        self._tok = tok
+
+    def get(self, k, d=None):
+        return self._tok.get_FREQ(k, d)
+
+    def __getitem__(self, k):
+        f = self._tok.get_FREQ(k)
+        if f is None:
+            raise KeyError(k)
+        return f
+
+    def __contains__(self, k):
+        return bool(self._tok.get_FREQ(k))
+
+
+dt = Tokenizer()
+_parallel = 1
+
+
+def enable_parallel(processnum=None):
+    """jieba.enable_parallel: lcut() of a text of several lines cuts its lines
+    with `processnum` threads (default: the CPUs)."""
+    global _parallel
+    _parallel = int(processnum or os.cpu_count() or 1)
+
+
+def disable_parallel():
+    global _parallel
+    _parallel = 1
+
+
+get_FREQ = lambda k, d=None: dt.get_FREQ(k, d)  # noqa: E731 (jieba's own spelling)
+add_word = dt.add_word
+del_word = dt.del_word
+cut = dt.cut
+lcut = dt.lcut
+cut_for_search = dt.cut_for_search
+lcut_for_search = dt.lcut_for_search
+load_userdict = dt.load_userdict
+set_dictionary = dt.set_dictionary
+suggest_freq = dt.suggest_freq
+tokenize = dt.tokenize
+tokens = dt.tokens
+cut_batch = dt.cut_batch
+
+
+def initialize(dictionary=None):
+    dt.initialize(dictionary)

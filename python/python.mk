@@ -1,0 +1,24 @@
+# python/python.mk - the CPython extension (included by the Makefile).
+#   make python   builds the package in-tree into $(BUILD)/python (import it
+#                 with PYTHONPATH=$(BUILD)/python); the models are found in
+#                 the repository's models/ (see python/README.md).
+# Needs the Python headers and setuptools: apt-get install python3-dev python3-setuptools.
+# tests/python/run.sh builds it and runs python/tests with pytest.
+
+_python_saved_goal := $(.DEFAULT_GOAL)
+PYTHON ?= /usr/bin/python3
+PY_PKG_SRC = $(wildcard python/fenci/*.py)
+
+.PHONY: python
+
+python: $(BUILD)/python/.stamp
+
+$(BUILD)/python/.stamp: python/setup.py $(wildcard python/src/*.c python/src/*.map) $(LIB_SRC) $(PY_PKG_SRC) \
+                        $(wildcard include/*.h src/*.h src/train/*.h)
+	@mkdir -p $(BUILD)/python/fenci
+	cd python && FENCI_PY_NO_MODELS=1 $(PYTHON) setup.py -q build_ext \
+	  --build-lib $(abspath $(BUILD))/python --build-temp $(abspath $(BUILD))/python-tmp -j 2
+	cp $(PY_PKG_SRC) $(BUILD)/python/fenci/
+	@touch $@
+
+.DEFAULT_GOAL := $(_python_saved_goal)

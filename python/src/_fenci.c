@@ -1,0 +1,759 @@
+/*
+ * _fenci.c - the CPython binding of libfenci (the C part of the `fenci`
+ * package; the jieba-compatible layer is fenci/__init__.py).  Uses only
+ * include/fenci.h.
+ *
+ * Objects:
+ *   Model      one opened model (mapped: forked workers share its pages);
+ *              immutable, shared by every Segmenter and thread.
+ *   Segmenter  a model plus the current user-word snapshot plus a pool of
+ *              taggers.  cut() releases the GIL while segmenting; cut_batch()
+ *              segments on worker threads and builds the lists meanwhile.
+ *
+ * Threads.  All bookkeeping (the snapshot pointer and its reference counts,
+ * the tagger pool) is touched only while holding the GIL, which is the lock
+ * that serialises it; the segmentation itself runs without the GIL on a
+ * tagger that no other thread holds, against a model and a frozen fenci_dict
+ * that are immutable.  set_words() builds a NEW dict, freezes it and swaps
+ * the snapshot pointer; a cut in progress keeps a reference to the snapshot
+ * it started with, which is freed when its last user lets go of it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fenci.h"
+
+#ifndef FENCI_PY_REPO_MODELS
+#define FENCI_PY_REPO_MODELS ""
+#endif
+
+/* PyMem_Raw* are thread-safe and need no GIL; PyMem_RawRealloc(p, 0) does
+ * not free, so size 0 frees here as fenci_alloc requires. */
+static void *py_alloc(void *ud, void *p, size_t n) {
+  (void)ud;
+  if (n == 0) {
+    PyMem_RawFree(p);
+    return NULL;
+  }
+  return PyMem_RawRealloc(p, n);
+}
+static const fenci_alloc PY_ALLOC = {py_alloc, NULL};
+
+/* ------------------------------------------------------------------ Model */
+
+typedef struct {
+  PyObject_HEAD
+  fenci_model *m;
+  void *buf; /* owned image for a model compiled from lexicon text, else NULL */
+} ModelObject;
+
+static void Model_dealloc(ModelObject *self) {
+  fenci_model_free(self->m);
+  if (self->buf) fenci_free(&PY_ALLOC, self->buf);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Model_init(ModelObject *self, PyObject *args, PyObject *kw) {
+  static char *kwl[] = {(char *)"path", (char *)"lexicon_text", (char *)"read", NULL};
+  PyObject *pathobj = NULL;
+  const char *text = NULL;
+  Py_ssize_t tlen = 0;
+  int readflag = 0;
+  char err[512] = "";
+  fenci_rc rc;
+  if (self->m) {
+    PyErr_SetString(PyExc_RuntimeError, "Model already initialised");
+    return -1;
+  }
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&z#p", kwl, PyUnicode_FSConverter, &pathobj, &text,
+                                   &tlen, &readflag))
+    return -1;
+  if (pathobj) {
+    const char *path = PyBytes_AS_STRING(pathobj);
+    Py_BEGIN_ALLOW_THREADS
+    rc = fenci_model_open_ex(&self->m, path, readflag ? FENCI_OPEN_READ : 0, &PY_ALLOC, err, sizeof err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(pathobj);
+  } else if (text) {
+    size_t blen = 0;
+    rc = fenci_lexicon_compile(text, (size_t)tlen, &self->buf, &blen, &PY_ALLOC, err, sizeof err);
+    if (rc == FENCI_OK) rc = fenci_model_from_buffer(&self->m, self->buf, blen, &PY_ALLOC, err, sizeof err);
+  } else {
+    PyErr_SetString(PyExc_TypeError, "Model() needs path or lexicon_text");
+    return -1;
+  }
+  if (rc != FENCI_OK) {
+    PyErr_Format(rc == FENCI_IO ? PyExc_OSError : PyExc_ValueError, "fenci: %s",
+                 err[0] ? err : fenci_rc_str(rc));
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject *Model_has_weights(ModelObject *self, PyObject *unused) {
+  (void)unused;
+  return PyBool_FromLong(fenci_model_has_weights(self->m));
+}
+static PyObject *Model_lexicon_size(ModelObject *self, PyObject *unused) {
+  (void)unused;
+  return PyLong_FromSize_t(fenci_model_lexicon_size(self->m));
+}
+static PyObject *Model_meta(ModelObject *self, PyObject *unused) {
+  size_t n = 0;
+  const char *s = fenci_model_meta(self->m, &n);
+  (void)unused;
+  return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "replace");
+}
+
+static PyMethodDef Model_methods[] = {
+    {"has_weights", (PyCFunction)Model_has_weights, METH_NOARGS, "True if the model has a trained segmenter."},
+    {"lexicon_size", (PyCFunction)Model_lexicon_size, METH_NOARGS, "Number of lexicon words."},
+    {"meta", (PyCFunction)Model_meta, METH_NOARGS, "The model's metadata text."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject ModelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fenci._fenci.Model",
+    .tp_basicsize = sizeof(ModelObject),
+    .tp_dealloc = (destructor)Model_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Model(path=None, lexicon_text=None, read=False): an opened fenci model.",
+    .tp_methods = Model_methods,
+    .tp_init = (initproc)Model_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* -------------------------------------------------------------- Segmenter */
+
+typedef struct snapshot {
+  fenci_dict *d; /* frozen; NULL: no user words */
+  Py_ssize_t refs;
+} snapshot;
+
+typedef struct pooled {
+  fenci_tagger *t;
+  snapshot *snap; /* the snapshot attached to t (a reference), or NULL */
+  unsigned opts;
+} pooled;
+
+typedef struct {
+  PyObject_HEAD
+  ModelObject *model;
+  snapshot *cur;
+  pooled *pool;
+  Py_ssize_t npool, cappool;
+} SegObject;
+
+/* Called with the GIL held. */
+static void snap_decref(snapshot *s) {
+  if (s && --s->refs == 0) {
+    fenci_dict_free(s->d);
+    PyMem_RawFree(s);
+  }
+}
+
+static void Seg_dealloc(SegObject *self) {
+  Py_ssize_t i;
+  for (i = 0; i < self->npool; i++) {
+    fenci_tagger_free(self->pool[i].t);
+    snap_decref(self->pool[i].snap);
+  }
+  PyMem_RawFree(self->pool);
+  snap_decref(self->cur);
+  Py_XDECREF(self->model);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Seg_init(SegObject *self, PyObject *args, PyObject *kw) {
+  static char *kwl[] = {(char *)"model", NULL};
+  ModelObject *m;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!", kwl, &ModelType, &m)) return -1;
+  if (!m->m) {
+    PyErr_SetString(PyExc_ValueError, "model not opened");
+    return -1;
+  }
+  Py_XSETREF(self->model, (ModelObject *)Py_NewRef(m));
+  return 0;
+}
+
+/* Takes a tagger from the pool (or makes one), set to opts and attached to
+ * the current snapshot; the caller owns it until pool_put.  GIL held. */
+static int pool_get(SegObject *self, unsigned opts, pooled *out) {
+  fenci_rc rc;
+  if (self->npool > 0) {
+    *out = self->pool[--self->npool];
+  } else {
+    out->snap = NULL;
+    out->opts = 0;
+    rc = fenci_tagger_new(&out->t, self->model->m, 0);
+    if (rc != FENCI_OK) {
+      PyErr_Format(PyExc_MemoryError, "fenci_tagger_new: %s", fenci_rc_str(rc));
+      return -1;
+    }
+  }
+  if (out->snap != self->cur) {
+    rc = fenci_tagger_set_dict(out->t, self->cur ? self->cur->d : NULL);
+    if (rc != FENCI_OK) {
+      PyErr_Format(PyExc_RuntimeError, "fenci: %s", fenci_tagger_errmsg(out->t));
+      fenci_tagger_free(out->t);
+      snap_decref(out->snap);
+      return -1;
+    }
+    snap_decref(out->snap);
+    out->snap = self->cur;
+    if (out->snap) out->snap->refs++;
+  }
+  if (out->opts != opts) {
+    rc = fenci_tagger_set_options(out->t, opts);
+    if (rc != FENCI_OK) {
+      PyErr_Format(PyExc_ValueError, "fenci: bad options 0x%x", opts);
+      fenci_tagger_free(out->t);
+      snap_decref(out->snap);
+      return -1;
+    }
+    out->opts = opts;
+  }
+  return 0;
+}
+
+static void pool_put(SegObject *self, pooled *p) {
+  if (self->npool == self->cappool) {
+    Py_ssize_t nc = self->cappool ? 2 * self->cappool : 8;
+    pooled *np = PyMem_RawRealloc(self->pool, (size_t)nc * sizeof *np);
+    if (!np) {
+      fenci_tagger_free(p->t);
+      snap_decref(p->snap);
+      return;
+    }
+    self->pool = np;
+    self->cappool = nc;
+  }
+  self->pool[self->npool++] = *p;
+}
+
+/* set_words(entries): entries is a sequence of (word: str, freq: float, tag:
+ * str|None); freq 0 means forced.  Builds and freezes a new dict, then swaps
+ * it in.  Returns the list of words the library refused (whitespace, empty,
+ * too long), which are left out. */
+static PyObject *Seg_set_words(SegObject *self, PyObject *arg) {
+  PyObject *seq = PySequence_Fast(arg, "set_words() needs a sequence"), *refused = NULL;
+  Py_ssize_t i, n;
+  fenci_dict *d = NULL;
+  fenci_rc rc;
+  snapshot *s;
+  if (!seq) return NULL;
+  refused = PyList_New(0);
+  if (!refused) goto fail;
+  n = PySequence_Fast_GET_SIZE(seq);
+  if (n > 0) {
+    rc = fenci_dict_new(&d, self->model->m, &PY_ALLOC);
+    if (rc != FENCI_OK) {
+      PyErr_NoMemory();
+      goto fail;
+    }
+    for (i = 0; i < n; i++) {
+      PyObject *e = PySequence_Fast_GET_ITEM(seq, i), *wo, *tago;
+      const char *w, *tag = NULL;
+      Py_ssize_t wl;
+      double freq;
+      if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != 3) {
+        PyErr_SetString(PyExc_TypeError, "set_words() entries are (word, freq, tag) tuples");
+        goto fail;
+      }
+      wo = PyTuple_GET_ITEM(e, 0);
+      tago = PyTuple_GET_ITEM(e, 2);
+      w = PyUnicode_AsUTF8AndSize(wo, &wl);
+      if (!w) goto fail;
+      freq = PyFloat_AsDouble(PyTuple_GET_ITEM(e, 1));
+      if (freq == -1.0 && PyErr_Occurred()) goto fail;
+      if (tago != Py_None) {
+        tag = PyUnicode_AsUTF8(tago);
+        if (!tag) goto fail;
+      }
+      rc = fenci_dict_add(d, w, (size_t)wl, freq, tag);
+      /* a tag the model does not know (jieba takes any): the word goes in
+       * without it, and fenci.posseg gives the user's tag from its list */
+      if (rc == FENCI_BADARG && tag) rc = fenci_dict_add(d, w, (size_t)wl, freq, NULL);
+      if (rc == FENCI_BADARG) {
+        if (PyList_Append(refused, wo) < 0) goto fail;
+      } else if (rc != FENCI_OK) {
+        PyErr_Format(PyExc_MemoryError, "fenci_dict_add: %s", fenci_rc_str(rc));
+        goto fail;
+      }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = fenci_dict_freeze(d);
+    Py_END_ALLOW_THREADS
+    if (rc != FENCI_OK) {
+      PyErr_Format(PyExc_MemoryError, "fenci_dict_freeze: %s", fenci_rc_str(rc));
+      goto fail;
+    }
+  }
+  s = NULL;
+  if (d) {
+    s = PyMem_RawMalloc(sizeof *s);
+    if (!s) {
+      PyErr_NoMemory();
+      goto fail;
+    }
+    s->d = d;
+    s->refs = 1;
+  }
+  snap_decref(self->cur);
+  self->cur = s;
+  Py_DECREF(seq);
+  return refused;
+fail:
+  fenci_dict_free(d);
+  Py_XDECREF(refused);
+  Py_DECREF(seq);
+  return NULL;
+}
+
+/* A growable token array, filled without the GIL. */
+typedef struct tokvec {
+  fenci_token *v;
+  size_t n, cap;
+  int nomem;
+} tokvec;
+
+static int collect_cb(void *ctx, const fenci_token *tok, const char *form, size_t len) {
+  tokvec *tv = ctx;
+  (void)form;
+  (void)len;
+  if (tv->n == tv->cap) {
+    size_t nc = tv->cap ? 2 * tv->cap : 64;
+    fenci_token *nv = PyMem_RawRealloc(tv->v, nc * sizeof *nv);
+    if (!nv) {
+      tv->nomem = 1;
+      return 1;
+    }
+    tv->v = nv;
+    tv->cap = nc;
+  }
+  tv->v[tv->n++] = *tok;
+  return 0;
+}
+
+static int tok_cmp(const void *a, const void *b) {
+  const fenci_token *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  if (x->end != y->end) return x->end < y->end ? -1 : 1;
+  return 0;
+}
+
+/* jieba's orders: search mode gives the words inside a long word before it;
+ * all mode gives every word by start, then end (duplicates dropped). */
+static void reorder(tokvec *tv, unsigned opts) {
+  size_t i, j, k;
+  if ((opts & FENCI_MODE_MASK) == FENCI_MODE_ALL) {
+    qsort(tv->v, tv->n, sizeof *tv->v, tok_cmp);
+    for (i = j = 0; i < tv->n; i++)
+      if (j == 0 || tok_cmp(&tv->v[j - 1], &tv->v[i]) != 0) tv->v[j++] = tv->v[i];
+    tv->n = j;
+  } else if ((opts & FENCI_MODE_MASK) == FENCI_MODE_SEARCH) {
+    for (i = 0; i < tv->n; i = j) {
+      fenci_token main = tv->v[i];
+      j = i + 1;
+      while (j < tv->n && (tv->v[j].flags & FENCI_TOK_EXTRA)) j++;
+      if (j > i + 1 && !(main.flags & FENCI_TOK_EXTRA)) {
+        for (k = i; k + 1 < j; k++) tv->v[k] = tv->v[k + 1];
+        tv->v[j - 1] = main;
+      }
+    }
+  }
+}
+
+static int segment_text(fenci_tagger *t, const char *text, size_t len, unsigned opts, tokvec *tv,
+                        fenci_rc *rc) {
+  tv->n = 0;
+  tv->nomem = 0;
+  *rc = fenci_segment(t, text, len, collect_cb, tv);
+  if (*rc == FENCI_STOPPED && tv->nomem) *rc = FENCI_NOMEM;
+  if (*rc != FENCI_OK) return -1;
+  reorder(tv, opts);
+  return 0;
+}
+
+static size_t count_chars(const char *s, size_t n) {
+  size_t i, c = 0;
+  for (i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return c;
+}
+
+/* The str of a token.  One-character tokens of two or three bytes (most Han
+ * words are one or two characters) come from a cache of every BMP
+ * character made so far: one str object each, shared (str is immutable).
+ * ASCII characters are CPython's own cached singletons already.  Called
+ * with the GIL held, which guards the cache. */
+static PyObject *char_cache[0x10000];
+
+static PyObject *token_str(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  unsigned cp;
+  PyObject *o;
+  if (n == 3 && (u[0] & 0xF0) == 0xE0 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80)
+    cp = ((unsigned)(u[0] & 0x0F) << 12) | ((unsigned)(u[1] & 0x3F) << 6) | (u[2] & 0x3Fu);
+  else if (n == 2 && (u[0] & 0xE0) == 0xC0 && (u[1] & 0xC0) == 0x80)
+    cp = ((unsigned)(u[0] & 0x1F) << 6) | (u[1] & 0x3Fu);
+  else
+    return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "replace");
+  if (cp < 0x80 || (cp >= 0xD800 && cp < 0xE000) || (n == 3 && cp < 0x800))
+    return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "replace"); /* overlong or a surrogate: not text */
+  o = char_cache[cp];
+  if (!o) {
+    o = PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "replace");
+    if (!o) return NULL;
+    char_cache[cp] = o; /* the cache's reference, kept for the process */
+  }
+  return Py_NewRef(o);
+}
+
+static const char *KIND_NAMES[] = {"word", "latin", "number", "url", "email", "punct", "space", "invalid", "other"};
+
+/* cut(text, opts, detail=False): the tokens of text (str or UTF-8 bytes):
+ * a list of str, or with detail a list of tuples
+ * (word, char_start, char_end, byte_start, byte_end, kind, tag, flags). */
+static PyObject *Seg_cut(SegObject *self, PyObject *args) {
+  PyObject *textobj, *out = NULL;
+  unsigned opts;
+  int detail = 0;
+  const char *text;
+  Py_ssize_t len;
+  pooled p;
+  tokvec tv = {NULL, 0, 0, 0};
+  fenci_rc rc;
+  int bad;
+  size_t i, cpos = 0, bpos = 0;
+  if (!PyArg_ParseTuple(args, "OI|p", &textobj, &opts, &detail)) return NULL;
+  if (PyUnicode_Check(textobj)) {
+    text = PyUnicode_AsUTF8AndSize(textobj, &len);
+    if (!text) return NULL;
+  } else if (PyBytes_Check(textobj)) {
+    text = PyBytes_AS_STRING(textobj);
+    len = PyBytes_GET_SIZE(textobj);
+  } else {
+    return PyErr_Format(PyExc_TypeError, "fenci: text must be str or bytes, not %.100s",
+                        Py_TYPE(textobj)->tp_name);
+  }
+  if (pool_get(self, opts, &p) < 0) return NULL;
+  Py_INCREF(textobj); /* keeps text alive (a str's UTF-8 cache is immutable) */
+  Py_BEGIN_ALLOW_THREADS
+  bad = segment_text(p.t, text, (size_t)len, opts, &tv, &rc);
+  Py_END_ALLOW_THREADS
+  pool_put(self, &p);
+  if (bad) {
+    PyErr_Format(rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_RuntimeError, "fenci_segment: %s",
+                 fenci_rc_str(rc));
+    goto done;
+  }
+  out = PyList_New((Py_ssize_t)tv.n);
+  if (!out) goto done;
+  for (i = 0; i < tv.n; i++) {
+    const fenci_token *k = &tv.v[i];
+    PyObject *w = token_str(text + k->start, k->end - k->start), *item;
+    size_t cs, ce;
+    if (!w) goto fail;
+    if (!detail) {
+      PyList_SET_ITEM(out, (Py_ssize_t)i, w);
+      continue;
+    }
+    /* character offsets, counted from the previous token's start: search
+     * mode steps back to a long word after its inner words, by at most
+     * its length, so the whole count stays linear in the text */
+    if (k->start >= bpos) {
+      cpos += count_chars(text + bpos, k->start - bpos);
+    } else {
+      cpos -= count_chars(text + k->start, bpos - k->start);
+    }
+    bpos = k->start;
+    cs = cpos;
+    ce = cs + (size_t)PyUnicode_GET_LENGTH(w);
+    if (k->kind == FENCI_KIND_INVALID) ce = cs + 1;
+    item = Py_BuildValue("(NnnnnssI)", w, (Py_ssize_t)cs, (Py_ssize_t)ce, (Py_ssize_t)k->start,
+                         (Py_ssize_t)k->end, KIND_NAMES[k->kind < 9 ? k->kind : 8],
+                         fenci_tag_name(self->model->m, k->tag), (unsigned)k->flags);
+    if (!item) goto fail;
+    PyList_SET_ITEM(out, (Py_ssize_t)i, item);
+  }
+  goto done;
+fail:
+  Py_CLEAR(out);
+done:
+  PyMem_RawFree(tv.v);
+  Py_DECREF(textobj);
+  return out;
+}
+
+/* ------------------------------------------------------------ cut_batch */
+
+/* cut_batch segments on `threads` threads: threads - 1 workers and the
+ * calling thread.  The workers never touch a Python object.  The calling
+ * thread turns finished items into lists of str, in order, with the GIL;
+ * when the next item is not finished yet it releases the GIL and segments
+ * items itself (the next ones not taken) until it is, so it is never idle
+ * while there is work, and building the lists overlaps the workers. */
+
+typedef struct batch_item {
+  const char *text;
+  size_t len;
+  uint32_t *se; /* start, end byte pairs */
+  size_t n;
+  fenci_rc rc;
+  int done; /* guarded by batch.mu */
+} batch_item;
+
+typedef struct batch {
+  batch_item *items;
+  size_t nitems;
+  size_t next; /* the next item to take; guarded by mu */
+  int stop;    /* the caller gave up (an error): take no more items; guarded by mu */
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* an item is done */
+  unsigned opts;
+} batch;
+
+typedef struct worker {
+  batch *b;
+  fenci_tagger *t;
+} worker;
+
+/* Segments item i into its start/end pairs and marks it done. */
+static void batch_do(batch *b, fenci_tagger *t, tokvec *tv, size_t i) {
+  batch_item *it = &b->items[i];
+  size_t j;
+  if (segment_text(t, it->text, it->len, b->opts, tv, &it->rc) == 0) {
+    it->se = PyMem_RawMalloc((tv->n ? tv->n : 1) * 2 * sizeof *it->se);
+    if (!it->se) {
+      it->rc = FENCI_NOMEM;
+    } else {
+      for (j = 0; j < tv->n; j++) {
+        it->se[2 * j] = (uint32_t)tv->v[j].start;
+        it->se[2 * j + 1] = (uint32_t)tv->v[j].end;
+      }
+      it->n = tv->n;
+    }
+  }
+  pthread_mutex_lock(&b->mu);
+  it->done = 1;
+  pthread_cond_broadcast(&b->cv);
+  pthread_mutex_unlock(&b->mu);
+}
+
+static void *batch_work(void *arg) {
+  worker *w = arg;
+  batch *b = w->b;
+  tokvec tv = {NULL, 0, 0, 0};
+  for (;;) {
+    size_t i;
+    pthread_mutex_lock(&b->mu);
+    i = b->stop ? b->nitems : b->next++;
+    pthread_mutex_unlock(&b->mu);
+    if (i >= b->nitems) break;
+    batch_do(b, w->t, &tv, i);
+  }
+  PyMem_RawFree(tv.v);
+  return NULL;
+}
+
+/* The list of words of a finished item, or NULL with an exception set. */
+static PyObject *batch_list(const batch_item *it) {
+  PyObject *l;
+  size_t j;
+  if (it->rc != FENCI_OK)
+    return PyErr_Format(it->rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_RuntimeError, "fenci_segment: %s",
+                        fenci_rc_str(it->rc));
+  l = PyList_New((Py_ssize_t)it->n);
+  if (!l) return NULL;
+  for (j = 0; j < it->n; j++) {
+    PyObject *w = token_str(it->text + it->se[2 * j], it->se[2 * j + 1] - it->se[2 * j]);
+    if (!w) {
+      Py_DECREF(l);
+      return NULL;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)j, w);
+  }
+  return l;
+}
+
+/* cut_batch(texts, opts, threads): [cut(t, opts) for t in texts], the texts
+ * segmented by `threads` threads at once without the GIL. */
+static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
+  PyObject *seqarg, *seq, *out = NULL;
+  unsigned opts;
+  int nthreads = 0;
+  Py_ssize_t n, i;
+  batch b;
+  worker *ws = NULL;
+  pooled *ps = NULL;
+  pthread_t *tids = NULL;
+  int got = 0, started = 0, k, sync = 0;
+  tokvec mytv = {NULL, 0, 0, 0};
+  if (!PyArg_ParseTuple(args, "OI|i", &seqarg, &opts, &nthreads)) return NULL;
+  seq = PySequence_Fast(seqarg, "cut_batch() needs a list of str");
+  if (!seq) return NULL;
+  n = PySequence_Fast_GET_SIZE(seq);
+  memset(&b, 0, sizeof b);
+  b.opts = opts;
+  b.nitems = (size_t)n;
+  b.items = PyMem_RawCalloc((size_t)(n ? n : 1), sizeof *b.items);
+  if (!b.items) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (i = 0; i < n; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+    Py_ssize_t l;
+    if (PyUnicode_Check(o)) {
+      b.items[i].text = PyUnicode_AsUTF8AndSize(o, &l);
+      if (!b.items[i].text) goto done;
+    } else if (PyBytes_Check(o)) {
+      b.items[i].text = PyBytes_AS_STRING(o);
+      l = PyBytes_GET_SIZE(o);
+    } else {
+      PyErr_Format(PyExc_TypeError, "fenci: texts must be str or bytes, not %.100s", Py_TYPE(o)->tp_name);
+      goto done;
+    }
+    if ((size_t)l > UINT32_MAX) {
+      PyErr_SetString(PyExc_ValueError, "fenci: a batch text is over 4 GiB");
+      goto done;
+    }
+    b.items[i].len = (size_t)l;
+  }
+  out = PyList_New(n);
+  if (!out || n == 0) goto done;
+  if (nthreads <= 0) nthreads = 1;
+  if (nthreads > 256) nthreads = 256;
+  if ((Py_ssize_t)nthreads > n) nthreads = (int)n;
+  ws = PyMem_RawCalloc((size_t)nthreads, sizeof *ws);
+  ps = PyMem_RawCalloc((size_t)nthreads, sizeof *ps);
+  tids = PyMem_RawCalloc((size_t)nthreads, sizeof *tids);
+  if (!ws || !ps || !tids) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  for (got = 0; got < nthreads; got++)
+    if (pool_get(self, opts, &ps[got]) < 0) goto fail;
+  pthread_mutex_init(&b.mu, NULL);
+  pthread_cond_init(&b.cv, NULL);
+  sync = 1;
+  for (k = 0; k < nthreads; k++) {
+    ws[k].b = &b;
+    ws[k].t = ps[k].t;
+  }
+  for (k = 1; k < nthreads; k++) { /* ws[0] is the calling thread's */
+    if (pthread_create(&tids[k], NULL, batch_work, &ws[k]) != 0) break;
+    started = k;
+  }
+  for (i = 0; i < n; i++) {
+    batch_item *it = &b.items[i];
+    PyObject *l;
+    int ready;
+    pthread_mutex_lock(&b.mu);
+    ready = it->done;
+    pthread_mutex_unlock(&b.mu);
+    if (!ready) {
+      Py_BEGIN_ALLOW_THREADS
+      for (;;) {
+        size_t j;
+        pthread_mutex_lock(&b.mu);
+        if (it->done) {
+          pthread_mutex_unlock(&b.mu);
+          break;
+        }
+        if (b.next < b.nitems) {
+          j = b.next++;
+          pthread_mutex_unlock(&b.mu);
+          batch_do(&b, ws[0].t, &mytv, j);
+          continue;
+        }
+        while (!it->done) pthread_cond_wait(&b.cv, &b.mu);
+        pthread_mutex_unlock(&b.mu);
+        break;
+      }
+      Py_END_ALLOW_THREADS
+    }
+    l = batch_list(it);
+    PyMem_RawFree(it->se);
+    it->se = NULL;
+    if (!l) goto fail;
+    PyList_SET_ITEM(out, i, l);
+  }
+  goto done;
+fail:
+  Py_CLEAR(out);
+done:
+  if (sync) {
+    pthread_mutex_lock(&b.mu);
+    b.stop = 1;
+    pthread_mutex_unlock(&b.mu);
+    Py_BEGIN_ALLOW_THREADS
+    for (k = 1; k <= started; k++) pthread_join(tids[k], NULL);
+    Py_END_ALLOW_THREADS
+    pthread_cond_destroy(&b.cv);
+    pthread_mutex_destroy(&b.mu);
+  }
+  for (k = 0; k < got; k++) pool_put(self, &ps[k]);
+  if (b.items)
+    for (i = 0; i < n; i++) PyMem_RawFree(b.items[i].se);
+  PyMem_RawFree(b.items);
+  PyMem_RawFree(ws);
+  PyMem_RawFree(ps);
+  PyMem_RawFree(tids);
+  PyMem_RawFree(mytv.v);
+  Py_DECREF(seq);
+  return out;
+}
+
+static PyObject *Seg_tag_name(SegObject *self, PyObject *arg) {
+  long id = PyLong_AsLong(arg);
+  if (id == -1 && PyErr_Occurred()) return NULL;
+  return PyUnicode_FromString(fenci_tag_name(self->model->m, (uint16_t)id));
+}
+
+static PyMethodDef Seg_methods[] = {
+    {"set_words", (PyCFunction)Seg_set_words, METH_O,
+     "set_words([(word, freq, tag), ...]) -> refused words: replace the user-word snapshot."},
+    {"cut", (PyCFunction)Seg_cut, METH_VARARGS, "cut(text, opts, detail=False) -> list"},
+    {"cut_batch", (PyCFunction)Seg_cut_batch, METH_VARARGS,
+     "cut_batch(texts, opts, threads=1) -> list of lists of words"},
+    {"tag_name", (PyCFunction)Seg_tag_name, METH_O, "tag_name(id) -> str"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject SegType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fenci._fenci.Segmenter",
+    .tp_basicsize = sizeof(SegObject),
+    .tp_dealloc = (destructor)Seg_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Segmenter(model): user words and a tagger pool over a Model.",
+    .tp_methods = Seg_methods,
+    .tp_init = (initproc)Seg_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef fenci_module = {PyModuleDef_HEAD_INIT, "fenci._fenci",
+                                          "The C binding of libfenci.", -1, NULL, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__fenci(void);
+PyMODINIT_FUNC PyInit__fenci(void) {
+  PyObject *m;
+  if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SegType) < 0) return NULL;
+  m = PyModule_Create(&fenci_module);
+  if (!m) return NULL;
+  if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0 ||
+      PyModule_AddObjectRef(m, "Segmenter", (PyObject *)&SegType) < 0 ||
+      PyModule_AddIntConstant(m, "MODE_DEFAULT", FENCI_MODE_DEFAULT) < 0 ||
+      PyModule_AddIntConstant(m, "MODE_SEARCH", FENCI_MODE_SEARCH) < 0 ||
+      PyModule_AddIntConstant(m, "MODE_ALL", FENCI_MODE_ALL) < 0 ||
+      PyModule_AddIntConstant(m, "OPT_FAST", FENCI_OPT_FAST) < 0 ||
+      PyModule_AddIntConstant(m, "TOK_OOV", FENCI_TOK_OOV) < 0 ||
+      PyModule_AddIntConstant(m, "TOK_EXTRA", FENCI_TOK_EXTRA) < 0 ||
+      PyModule_AddIntConstant(m, "TOK_USER", FENCI_TOK_USER) < 0 ||
+      PyModule_AddStringConstant(m, "REPO_MODELS", FENCI_PY_REPO_MODELS) < 0 ||
+      PyModule_AddStringConstant(m, "LIB_VERSION", fenci_version_string()) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

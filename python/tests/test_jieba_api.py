@@ -1,0 +1,485 @@
+"""jieba's API through `import fenci as jieba`: types, defaults, behaviour."""
+import io
+import os
+import threading
+import types
+import warnings
+
+import pytest
+
+import fenci as jieba
+import fenci.posseg as pseg
+
+S = "我来到北京清华大学"
+LONG = "小明硕士毕业于中国科学院计算所，后在日本京都大学深造"
+
+
+def fresh(**kw):
+    return jieba.Tokenizer(**kw)
+
+
+# ------------------------------------------------------------------ cut family
+def test_cut_is_generator():
+    g = jieba.cut(S)
+    assert isinstance(g, types.GeneratorType)
+    words = list(g)
+    assert all(isinstance(w, str) for w in words)
+    assert "".join(words) == S
+
+
+def test_lcut_is_list_and_equals_cut():
+    assert isinstance(jieba.lcut(S), list)
+    assert jieba.lcut(S) == list(jieba.cut(S))
+    assert jieba.lcut(S) == ["我", "来到", "北京", "清华大学"] or "北京" in jieba.lcut(S)
+
+
+def test_lcut_keywords():
+    assert jieba.lcut(sentence=S, cut_all=False, HMM=True) == jieba.lcut(S)
+    assert jieba.lcut(S, False, False) == jieba.lcut(S, HMM=False)
+
+
+def test_hmm_false_is_lexicon_path():
+    words = jieba.lcut("他来到了网易杭研大厦", HMM=False)
+    assert "".join(words) == "他来到了网易杭研大厦"
+    assert "网易" in words
+
+
+def test_cut_all_every_word_overlapping_in_order():
+    words = jieba.lcut(S, cut_all=True)
+    for w in ("北京", "清华", "清华大学", "华大", "大学"):
+        assert w in words
+    pos = [S.index(w) for w in words]
+    assert pos == sorted(pos)
+    assert isinstance(jieba.cut(S, cut_all=True), types.GeneratorType)
+
+
+def test_cut_for_search_sub_words_first():
+    g = jieba.cut_for_search(LONG)
+    assert isinstance(g, types.GeneratorType)
+    words = jieba.lcut_for_search(LONG)
+    assert isinstance(words, list) and words == list(jieba.cut_for_search(LONG))
+    assert "计算所" in words and "计算" in words
+    assert words.index("计算") < words.index("计算所")
+    assert jieba.lcut_for_search(LONG, HMM=False)
+
+
+def test_empty_and_whitespace():
+    assert jieba.lcut("") == []
+    assert list(jieba.cut("")) == []
+    assert jieba.lcut(" \n") == [" ", "\n"] or "".join(jieba.lcut(" \n")) == " \n"
+
+
+def test_lossless_mixed():
+    s = "Python 3.11 发布了，下载 https://www.python.org/ 共 12.5% 的用户\n"
+    assert "".join(jieba.lcut(s)) == s
+    assert "".join(jieba.lcut(s, HMM=False)) == s
+
+
+# ------------------------------------------------------------------ tokenize
+def test_tokenize_offsets_in_characters():
+    s = "永和服装饰品有限公司 abc"
+    toks = list(jieba.tokenize(s))
+    assert isinstance(jieba.tokenize(s), types.GeneratorType)
+    for w, a, b in toks:
+        assert isinstance(w, str) and s[a:b] == w
+    assert toks[0][1] == 0 and toks[-1][2] == len(s)
+    assert all(toks[i][2] == toks[i + 1][1] for i in range(len(toks) - 1))
+
+
+def test_tokenize_search_mode():
+    toks = list(jieba.tokenize(LONG, mode="search"))
+    for w, a, b in toks:
+        assert LONG[a:b] == w
+    assert len(toks) > len(list(jieba.tokenize(LONG)))
+
+
+def test_tokenize_rejects_bytes_and_bad_mode():
+    with pytest.raises(ValueError):
+        list(jieba.tokenize(S.encode()))
+    with pytest.raises(ValueError):
+        list(jieba.tokenize(S, mode="all"))
+
+
+def test_tokens_bytes_and_chars():
+    s = "我爱abc，123"
+    b = s.encode()
+    for t in jieba.tokens(s):
+        assert s[t.start:t.end] == t.word
+        assert b[t.byte_start:t.byte_end].decode() == t.word
+    kinds = {t.word: t.kind for t in jieba.tokens(s)}
+    assert kinds["abc"] == "latin" and kinds["123"] == "number" and kinds["，"] == "punct"
+
+
+# ------------------------------------------------------------------ input types
+def test_bytes_input():
+    assert jieba.lcut(S.encode("utf-8")) == jieba.lcut(S)
+    assert all(isinstance(w, str) for w in jieba.lcut(S.encode()))
+    assert jieba.lcut(bytearray(S.encode())) == jieba.lcut(S)
+
+
+def test_bad_utf8_bytes():
+    with pytest.raises(ValueError):
+        jieba.lcut(b"\xff\xfe abc")
+
+
+@pytest.mark.parametrize("bad", [None, 123, 1.5, ["我"], object()])
+def test_bad_types(bad):
+    with pytest.raises(TypeError):
+        jieba.lcut(bad)
+    with pytest.raises(TypeError):
+        list(jieba.cut(bad))
+
+
+# ------------------------------------------------------------------ user words
+def test_add_word_forced():
+    t = fresh()
+    s = "我们在石墨烯电子元件实验室里"
+    t.add_word("烯电子元")
+    assert "烯电子元" in t.lcut(s)
+    assert "烯电子元" in t.lcut(s, HMM=False)
+
+
+def test_add_word_with_freq_and_tag():
+    t = fresh()
+    t.add_word("杭研", 1000000, "nz")
+    assert "杭研" in t.lcut("他来到了网易杭研大厦", HMM=False)
+    p = pseg.POSTokenizer(t)
+    assert ("杭研", "nz") in [tuple(x) for x in p.lcut("他来到了网易杭研大厦", HMM=False)]
+
+
+def test_word_with_space_refused_with_warning():
+    t = fresh()
+    with pytest.warns(UserWarning, match="whitespace"):
+        t.add_word("云 计算")
+    assert "云 计算" not in t.lcut("云 计算很好")
+
+
+def test_del_word_gone_on_both_paths():
+    t = fresh()
+    s = "我来到北京清华大学"
+    assert "北京" in t.lcut(s) and "北京" in t.lcut(s, HMM=False)
+    t.del_word("北京")
+    for hmm in (True, False):
+        words = t.lcut(s, HMM=hmm)
+        assert "北京" not in words and "".join(words) == s
+    assert "北京" not in t.lcut_for_search(s)
+    assert "北京" not in t.lcut(s, cut_all=True)
+    assert "北京" not in [w for w, a, b in t.tokenize(s)]
+    assert t.get_FREQ("北京") == 0
+
+
+def test_add_after_del_restores():
+    t = fresh()
+    t.del_word("北京")
+    t.add_word("北京")
+    assert "北京" in t.lcut(S)
+
+
+def test_add_word_freq_zero_deletes():
+    t = fresh()
+    t.add_word("清华", 0)
+    assert "清华" not in t.lcut(S, HMM=False)
+
+
+def test_suggest_freq_split_and_join():
+    t = fresh()
+    s = "如果放到post中将出错。"
+    r = t.suggest_freq(("中", "将"), True)
+    assert isinstance(r, int)
+    words = t.lcut(s, HMM=False)
+    assert "中将" not in words and "中" in words and "将" in words
+    s2 = "「台中」正确应该不会被切开"
+    assert isinstance(t.suggest_freq("台中", True), int)
+    assert "台中" in t.lcut(s2) and "台中" in t.lcut(s2, HMM=False)
+
+
+def test_suggest_freq_no_tune_changes_nothing():
+    t = fresh()
+    before = t.lcut("如果放到post中将出错。")
+    t.suggest_freq(("中", "将"))
+    t.suggest_freq("post中")
+    assert t.lcut("如果放到post中将出错。") == before
+
+
+def test_get_FREQ():
+    t = fresh()
+    assert t.get_FREQ("北京") and t.get_FREQ("北京") > 0
+    assert t.get_FREQ("这不是一个词语吧") is None
+    assert t.get_FREQ("这不是一个词语吧", 7) == 7
+    t.add_word("新词汇甲", 42)
+    assert t.get_FREQ("新词汇甲") == 42
+    assert jieba.get_FREQ("北京") > 0
+
+
+def _write(tmp_path, text, name="user.txt", bom=False):
+    p = tmp_path / name
+    p.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    return p
+
+
+def test_load_userdict_path_bom_freq_tag(tmp_path):
+    t = fresh()
+    p = _write(tmp_path, "创新办 3 i\n云计算 5\n凱特琳 nz\n台中\n\n", bom=True)
+    t.load_userdict(str(p))
+    assert "创新办" in t.lcut("李小福是创新办主任也是云计算方面的专家")
+    assert "云计算" in t.lcut("李小福是创新办主任也是云计算方面的专家", HMM=False)
+    assert "凱特琳" in t.lcut("凱特琳正式入選")
+    pairs = pseg.POSTokenizer(t).lcut("凱特琳正式入選")
+    assert pairs[0].word == "凱特琳" and pairs[0].flag == "nz"
+    assert t.get_FREQ("创新办") == 3
+
+
+def test_load_userdict_file_objects(tmp_path):
+    t = fresh()
+    t.load_userdict(io.StringIO("石墨烯电子\n"))
+    with open(_write(tmp_path, "\ufeff烯电子元件 nz\n"), "rb") as f:
+        t2 = fresh()
+        t2.load_userdict(f)
+    assert "石墨烯电子" in t.lcut("石墨烯电子元件")
+    assert "烯电子元件" in t2.lcut("石墨烯电子元件")
+
+
+def test_load_userdict_word_with_space(tmp_path):
+    t = fresh()
+    p = _write(tmp_path, "云 计算 5 n\n区块链 9\n")
+    with pytest.warns(UserWarning, match="line 1"):
+        t.load_userdict(p)
+    assert "区块链" in t.lcut("云 计算和区块链", HMM=False)
+
+
+def test_tokenizers_do_not_share_user_words():
+    a, b = fresh(), fresh()
+    a.add_word("烯电子元")
+    b.del_word("北京")
+    assert "烯电子元" in a.lcut("石墨烯电子元件") and "烯电子元" not in b.lcut("石墨烯电子元件")
+    assert "北京" in a.lcut(S) and "北京" not in b.lcut(S)
+    assert "烯电子元" not in jieba.lcut("石墨烯电子元件")
+
+
+def test_freq_view_and_model_shared():
+    t = fresh()
+    assert "北京" in t.FREQ and t.FREQ["北京"] > 0 and t.FREQ.get("没有这个词语吧") is None
+    with pytest.raises(KeyError):
+        t.FREQ["没有这个词语吧"]
+    t.check_initialized()
+    u = fresh()
+    u.initialize()
+    assert t._model is u._model  # one Model (one mapping) per file per process
+
+
+def test_search_offsets_long_text():
+    s = (LONG + "。中华人民共和国成立了 abc\n") * 300
+    toks = list(jieba.tokenize(s, mode="search"))
+    assert all(s[a:b] == w for w, a, b in toks)
+    for t in jieba.tokens(s, mode="search"):
+        assert s[t.start:t.end] == t.word
+        assert s.encode()[t.byte_start:t.byte_end] == t.word.encode()
+    assert all(s[t.start:t.end] == t.word for t in jieba.tokens(s, mode="all"))
+
+
+def test_tokenizer_model_choice():
+    pku = jieba.Tokenizer(model="pku")
+    lex = jieba.Tokenizer(model="lexicon")
+    assert "".join(pku.lcut("江泽民主席")) == "江泽民主席"
+    assert "".join(lex.lcut(S)) == S
+    with pytest.raises(FileNotFoundError):
+        jieba.Tokenizer(model="no-such-model").lcut(S)
+
+
+def test_set_dictionary_text_lexicon(tmp_path):
+    t = fresh()
+    p = _write(tmp_path, "我 10 r\n来到 10 v\n北京清 1000 n\n华大学 1000 n\n", name="dict.txt")
+    t.set_dictionary(str(p))
+    assert t.lcut(S) == ["我", "来到", "北京清", "华大学"]
+    with pytest.raises(Exception):
+        t.set_dictionary(str(tmp_path / "missing.txt"))
+
+
+def test_initialize_and_loglevel():
+    jieba.initialize()
+    jieba.dt.initialize()
+    jieba.setLogLevel(20)
+    jieba.setLogLevel("WARNING")
+    assert jieba.dt.initialized
+
+
+# ------------------------------------------------------------------ posseg
+def test_posseg_pairs():
+    g = pseg.cut("我爱北京天安门 abc 123，")
+    assert isinstance(g, types.GeneratorType)
+    ps = list(g)
+    assert all(isinstance(p, pseg.pair) for p in ps)
+    d = {w: f for w, f in ps}
+    assert d["北京"] == "ns" and d["abc"] == "eng" and d["123"] == "m" and d["，"] == "x"
+    assert str(ps[0]) == "我/r" and repr(ps[0]) == "pair('我', 'r')"
+    assert pseg.lcut("我爱北京天安门") == [pseg.pair(p.word, p.flag) for p in pseg.cut("我爱北京天安门")]
+    assert pseg.lcut("我爱北京", HMM=False)[0].flag == "r"
+
+
+def test_posseg_tokenizer_and_bytes():
+    p = pseg.POSTokenizer(fresh())
+    assert [x.word for x in p.lcut("我爱北京天安门".encode())] == [x.word for x in pseg.lcut("我爱北京天安门")]
+    with pytest.raises(TypeError):
+        p.lcut(5)
+
+
+# ------------------------------------------------------------------ threads
+def test_batch_equals_lcut():
+    lines = [LONG, S, "", "他来到了网易杭研大厦", "abc 123"] * 50
+    out = jieba.cut_batch(lines, threads=2)
+    assert out == [jieba.lcut(x) for x in lines]
+    assert jieba.cut_batch(lines, threads=1, HMM=False) == [jieba.lcut(x, HMM=False) for x in lines]
+    assert jieba.cut_batch(lines[:5], mode="search") == [jieba.lcut_for_search(x) for x in lines[:5]]
+    with pytest.raises(TypeError):
+        jieba.cut_batch("一个字符串")
+    with pytest.raises(TypeError):
+        jieba.cut_batch([S, 3])
+
+
+def test_enable_parallel():
+    text = "\n".join([LONG, S] * 20)
+    want = jieba.lcut(text)
+    jieba.enable_parallel(2)
+    try:
+        assert jieba.lcut(text) == want
+    finally:
+        jieba.disable_parallel()
+
+
+def test_threads_cut_while_add_word():
+    t = fresh()
+    stop = threading.Event()
+    errors = []
+    cuts = [0]
+
+    def cutter():
+        try:
+            while not stop.is_set():
+                for hmm in (True, False):
+                    assert "".join(t.lcut(LONG, HMM=hmm)) == LONG
+                cuts[0] += 1
+        except Exception as e:  # pragma: no cover
+            errors.append(e)
+
+    ths = [threading.Thread(target=cutter) for _ in range(4)]
+    for th in ths:
+        th.start()
+    triples = [LONG[i:i + 3] for i in range(0, 24, 3)]
+    for rep in range(5):
+        for k, w in enumerate(triples):
+            t.add_word(w)
+            # a cut that starts after add_word() returned sees every word added
+            got = t.lcut(LONG)
+            assert all(x in got for x in triples[:k + 1]), (k, got)
+            t.add_word("词%d_%d" % (rep, k), 10)
+        for w in triples:
+            t.del_word(w)
+        got = t.lcut(LONG)
+        assert not any(x in got for x in triples)
+    stop.set()
+    for th in ths:
+        th.join()
+    assert not errors and cuts[0] > 0
+
+
+def _tick_rate_while(fn):
+    """Loops per second this thread makes while another thread runs fn()."""
+    import time
+    started, done = threading.Event(), threading.Event()
+    span = []
+    ticks = 0
+
+    def run():
+        started.set()
+        t0 = time.perf_counter()
+        fn()
+        span.append(time.perf_counter() - t0)
+        done.set()
+
+    th = threading.Thread(target=run)
+    th.start()
+    started.wait()
+    while not done.is_set():
+        ticks += 1
+    th.join()
+    return ticks / span[0]
+
+
+def test_gil_released_while_segmenting():
+    big = LONG * 60000  # ~2.8 MB: one call segments for a while
+    lines = [LONG] * 60000
+    alone = _tick_rate_while(lambda: threading.Event().wait(0.1))
+    for fn in (lambda: jieba.lcut(big), lambda: jieba.cut_batch(lines, threads=2)):
+        # the loop keeps running: 45 % of its speed alone during lcut, 20 %
+        # during cut_batch (which builds its lists with the GIL); a C call that
+        # holds the GIL (sorting 3 million shuffled ints) gives 1 %
+        assert _tick_rate_while(fn) > 0.05 * alone
+
+
+def test_threads_many_tokenizers_and_batch():
+    res = {}
+
+    def work(k):
+        t = fresh()
+        t.add_word("北京清华%d" % k if k % 2 else "清华大学")
+        res[k] = t.cut_batch([S] * 100, threads=2)
+
+    ths = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for th in ths:
+        th.start()
+    for th in ths:
+        th.join()
+    for k, v in res.items():
+        assert len(v) == 100 and all("".join(x) == S for x in v)
+
+
+def test_fork_shares_model():
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork")
+    jieba.lcut(S)
+    pid = os.fork()
+    if pid == 0:
+        ok = "".join(jieba.lcut(LONG)) == LONG
+        os._exit(0 if ok else 1)
+    _, st = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(st) == 0
+
+
+def test_model_search_order(tmp_path, monkeypatch):
+    import shutil
+    src = jieba.find_model("lexicon")
+    shutil.copyfile(src, tmp_path / "mine.fenci")
+    monkeypatch.setenv("FENCI_MODEL_DIR", str(tmp_path))
+    assert jieba.find_model("mine") == str(tmp_path / "mine.fenci")
+    assert jieba.model_dirs()[0] == str(tmp_path)
+    assert "".join(jieba.Tokenizer(model="mine").lcut(S)) == S
+    assert jieba.Tokenizer(dictionary=str(tmp_path / "mine.fenci")).lcut(S)
+
+
+def test_character_strings():
+    s = "é中𠀀ü，«»\u00a0ÿ\u0800\uffef日本語テキスト한국어"
+    for hmm in (True, False):
+        assert "".join(jieba.lcut(s, HMM=hmm)) == s
+        assert "".join(sum(jieba.cut_batch([s, s], threads=2, HMM=hmm), [])) == s + s
+    a, b = jieba.lcut("中"), jieba.lcut("中")
+    assert a == b == ["中"]
+
+
+def test_set_dictionary_keeps_user_words(tmp_path):
+    t = fresh()
+    t.add_word("到北")
+    assert "到北" in t.lcut(S)
+    t.set_dictionary(str(_write(tmp_path, "我 10 r\n来到 10 v\n北京 100 ns\n", name="d.txt")))
+    assert "到北" in t.lcut(S) and t.lcut(S)[0] == "我"
+    t.set_dictionary(jieba.find_model("lexicon"))
+    assert "到北" in t.lcut(S)
+
+
+def test_user_word_with_a_tag_the_model_lacks():
+    # jieba takes any tag; the library refuses tags its model lacks, so the
+    # word goes in without it and posseg gives the user's tag back
+    t = fresh()
+    t.add_word("龍貓公車", tag="xyz")
+    assert "龍貓公車" in t.lcut("我坐龍貓公車。")
+    p = pseg.POSTokenizer(t)
+    assert ("龍貓公車", "xyz") in [tuple(x) for x in p.cut("我坐龍貓公車。")]
