@@ -287,10 +287,14 @@ def main():
         if args.check and not args.data:
             print("ambiguity suite: %d sentences (%d from the corpora, not resolved)" % (len(items), n_corpus))
             return 0
+        n_all = len(items)
         items = resolve(items, args.data)
         if args.check:
-            print("ambiguity suite: " + summary(items) + (
-                "; corpus lines read from %s" % args.data if n_corpus else ""))
+            note = ""
+            if n_corpus:
+                note = ("; corpus lines read from %s" % args.data if len(items) == n_all else
+                        "; the %d corpus sentences left out (no corpora at %s)" % (n_corpus, args.data))
+            print("ambiguity suite: " + summary(items) + note)
             return 0
         if args.segmented:
             toks = read_segmented(args.segmented, items)
