@@ -4,42 +4,8 @@
 # left behind), usage errors, unwritable outputs, determinism, and check /
 # dump on damaged files (a clean exit 1, never a signal).
 # Usage: FENCI=./fenci sh tests/cli/test_compile.sh    (from the project root)
-FENCI=${FENCI:-./fenci}
-if [ ! -x "$FENCI" ]; then
-  echo "test_compile.sh: $FENCI not found (build it, or set FENCI)" >&2
-  exit 1
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fenci_test_compile.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-runs=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  fails=$((fails + 1))
-}
-
-# run NAME WANT_RC STDERR_PATTERN|- -- ARGS...
-run() {
-  name=$1 want=$2 pat=$3
-  shift 4
-  runs=$((runs + 1))
-  "$FENCI" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
-  got=$?
-  if [ "$got" -ge 128 ]; then
-    fail "$name: killed by signal $((got - 128))"
-    return
-  fi
-  if [ "$got" -ne "$want" ]; then
-    fail "$name: exit $got, want $want"
-    sed 's/^/  stderr: /' "$TMP/err" | head -5 >&2
-    return
-  fi
-  if [ "$pat" != - ] && ! grep -q -- "$pat" "$TMP/err"; then
-    fail "$name: stderr lacks '$pat'"
-    sed 's/^/  stderr: /' "$TMP/err" | head -5 >&2
-  fi
-}
+. tests/cli/lib.sh
+cli_setup test_compile
 
 printf '# test lexicon\n北京 120 ns\n大学 80 n\n北京大学 40 nt\n学生 90\n生活\n' >"$TMP/good.txt"
 

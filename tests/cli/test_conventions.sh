@@ -8,41 +8,9 @@
 # the model's, -d has a limit, and the progress indicator also shows for a
 # regular file on stdin.
 # Usage: FENCI=./fenci BUILD=build sh tests/cli/test_conventions.sh   (from the project root)
-FENCI=${FENCI:-./fenci}
-BUILD=${BUILD:-build}
-if [ ! -x "$FENCI" ]; then
-  echo "test_conventions.sh: $FENCI not found (build it, or set FENCI)" >&2
-  exit 1
-fi
+. tests/cli/lib.sh
+cli_setup test_conventions
 case $FENCI in /*) ;; *) FENCI=$(pwd)/$FENCI ;; esac # some checks run elsewhere
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fenci_test_conv.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-runs=0
-fail() {
-  echo "FAIL: $*" >&2
-  fails=$((fails + 1))
-}
-
-# run NAME WANT_RC STDERR_PATTERN|- -- ARGS...: output in $TMP/out, $TMP/err
-run() {
-  name=$1 want=$2 pat=$3
-  shift 4
-  runs=$((runs + 1))
-  "$FENCI" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
-  got=$?
-  if [ "$got" -ge 128 ]; then
-    fail "$name: killed by signal $((got - 128))"
-  elif [ "$want" = nonzero ] && [ "$got" -eq 0 ]; then
-    fail "$name: exit 0, want non-zero"
-  elif [ "$want" != nonzero ] && [ "$got" -ne "$want" ]; then
-    fail "$name: exit $got, want $want"
-    sed 's/^/  stderr: /' "$TMP/err" | head -3 >&2
-  elif [ "$pat" != - ] && ! grep -q -- "$pat" "$TMP/err"; then
-    fail "$name: stderr lacks '$pat'"
-    sed 's/^/  stderr: /' "$TMP/err" | head -3 >&2
-  fi
-}
 
 # same NAME FILE1 FILE2
 same() {

@@ -4,46 +4,8 @@
 # identical to -j 1 on a generated multi-MB input with long lines, stdin,
 # line counts, empty input, no final newline, user dictionaries.
 # Usage: FENCI=./fenci sh tests/cli/test_cut.sh    (from the project root)
-FENCI=${FENCI:-./fenci}
-if [ ! -x "$FENCI" ]; then
-  echo "test_cut.sh: $FENCI not found (build it, or set FENCI)" >&2
-  exit 1
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fenci_test_cut.XXXXXX") || exit 1
-trap 'chmod -R u+rwx "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
-fails=0
-runs=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  fails=$((fails + 1))
-}
-
-# run NAME WANT_RC STDERR_PATTERN|- -- ARGS... : runs fenci with stdin from
-# $TMP/stdin (empty unless set), output in $TMP/out and $TMP/err.
-run() {
-  name=$1 want=$2 pat=$3
-  shift 4
-  runs=$((runs + 1))
-  [ -f "$TMP/stdin" ] || : >"$TMP/stdin"
-  "$FENCI" "$@" <"$TMP/stdin" >"$TMP/out" 2>"$TMP/err"
-  got=$?
-  if [ "$got" -ge 128 ]; then
-    fail "$name: killed by signal $((got - 128)) (exit $got)"
-    return
-  fi
-  if [ "$want" = nonzero ]; then
-    [ "$got" -ne 0 ] || { fail "$name: exit 0, want non-zero"; return; }
-  elif [ "$got" -ne "$want" ]; then
-    fail "$name: exit $got, want $want"
-    sed 's/^/  stderr: /' "$TMP/err" | head -5 >&2
-    return
-  fi
-  if [ "$pat" != - ] && ! grep -q -- "$pat" "$TMP/err"; then
-    fail "$name: stderr lacks '$pat'"
-    sed 's/^/  stderr: /' "$TMP/err" | head -5 >&2
-  fi
-}
+. tests/cli/lib.sh
+cli_setup test_cut
 
 # same NAME FILE1 FILE2
 same() {

@@ -2,18 +2,9 @@
 # test_eval.sh - checks `fenci eval` against hand-computed results
 # (tests/cli/eval/NOTES.txt has the arithmetic).
 # Usage: FENCI=./fenci sh tests/cli/test_eval.sh    (run from the project root)
-FENCI=${FENCI:-./fenci}
+. tests/cli/lib.sh
+cli_setup test_eval
 D=$(dirname "$0")/eval
-TMP=${TMPDIR:-/tmp}/fenci_test_eval.$$
-mkdir -p "$TMP" || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-runs=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  fails=$((fails + 1))
-}
 
 # expect NAME RC EXPECTED_FILE|- STDERR_PATTERN|- -- ARGS...
 expect() {
@@ -32,11 +23,6 @@ expect() {
     cat "$TMP/err" >&2
   fi
 }
-
-if [ ! -x "$FENCI" ]; then
-  echo "test_eval.sh: $FENCI not found (build it, or set FENCI)" >&2
-  exit 1
-fi
 
 expect identical 0 identical.expected - -- "$D/identical.gold" "$D/identical.test"
 expect identical_words 0 identical_words.expected - -- --json --words "$D/oov.words" "$D/identical.gold" "$D/identical.test"

@@ -5,47 +5,8 @@
 # fails at once; a model through a pipe; fenci dump and fenci check on a
 # model truncated or rewritten in place (sizes, CRCs, hints).
 # Usage: FENCI=./fenci sh tests/cli/test_files.sh    (from the project root)
-FENCI=${FENCI:-./fenci}
-if [ ! -x "$FENCI" ]; then
-  echo "test_files.sh: $FENCI not found (build it, or set FENCI)" >&2
-  exit 1
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fenci_test_files.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-runs=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  fails=$((fails + 1))
-}
-
-# run NAME WANT_RC STDERR_PATTERN|- -- ARGS...: output in $TMP/out, $TMP/err;
-# stdin from $TMP/stdin.  Each run gets 20 s (an unbounded read would hang).
-run() {
-  name=$1 want=$2 pat=$3
-  shift 4
-  runs=$((runs + 1))
-  timeout 20 "$FENCI" "$@" <"$TMP/stdin" >"$TMP/out" 2>"$TMP/err"
-  got=$?
-  if [ "$got" -eq 124 ]; then
-    fail "$name: timed out"
-    return
-  fi
-  if [ "$got" -ge 128 ]; then
-    fail "$name: killed by signal $((got - 128))"
-    return
-  fi
-  if [ "$got" -ne "$want" ]; then
-    fail "$name: exit $got, want $want"
-    sed 's/^/  stderr: /' "$TMP/err" | head -5 >&2
-    return
-  fi
-  if [ "$pat" != - ] && ! grep -q -- "$pat" "$TMP/err"; then
-    fail "$name: stderr lacks '$pat'"
-    sed 's/^/  stderr: /' "$TMP/err" | head -5 >&2
-  fi
-}
+. tests/cli/lib.sh
+cli_setup test_files
 
 # expect NAME WANT: $TMP/out must be exactly the line WANT
 expect() {

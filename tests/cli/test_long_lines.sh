@@ -7,20 +7,8 @@
 # segmentation of the repeated sentence, -j 2 equals -j 1, and JSON offsets
 # run on across the pieces.
 # Usage: FENCI=./fenci BUILD=build sh tests/cli/test_long_lines.sh   (from the project root)
-FENCI=${FENCI:-./fenci}
-BUILD=${BUILD:-build}
-if [ ! -x "$FENCI" ]; then
-  echo "test_long_lines.sh: $FENCI not found (build it, or set FENCI)" >&2
-  exit 1
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fenci_test_long.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-runs=0
-fail() {
-  echo "FAIL: $*" >&2
-  fails=$((fails + 1))
-}
+. tests/cli/lib.sh
+cli_setup test_long_lines
 
 MAXRSS=$BUILD/tests/maxrss
 mkdir -p "$BUILD/tests"
