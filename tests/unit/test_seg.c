@@ -3,8 +3,8 @@
  * Expected segmentations, byte offsets, callback stop, fenci_segment_into,
  * search/all extras, a lossless property test over random and hostile bytes
  * (seed printed; FENCI_SEED=N or `test_seg N` repeats a run), a 10 MB line
- * without punctuation (lossless, and no worse than linear: the 10 MB / 1 MB
- * time ratio must stay under 15), fenci_rc_str and NULL arguments. */
+ * without punctuation (lossless; its time is printed, and checked by
+ * tests/pathological), fenci_rc_str and NULL arguments. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -589,11 +589,14 @@ static void test_long_line(void) {
     char why[300];
     /* full lossless check once (with character marks) on the 10 MB line */
     OK(!check_lossless(t, (const uint8_t *)big, n10, 0, why, sizeof why), "10 MB line: %s", why);
+    /* timed for the record only: the linear-time checks, robust to a busy
+     * machine (thread CPU time, cold slices, retries), are
+     * tests/pathological; a wall-clock ratio here failed under load */
     t1 = time_segment(t, small, n1, &ok);
     t10 = time_segment(t, big, n10, &ok);
     OK(ok, "timed runs were not lossless");
-    fprintf(stderr, "test_seg: 1 MB %.3f s, 10 MB %.3f s, ratio %.2f\n", t1, t10, t10 / (t1 > 1e-6 ? t1 : 1e-6));
-    OK(t10 / (t1 > 1e-6 ? t1 : 1e-6) < 15.0, "10 MB took %.3f s, 1 MB %.3f s: worse than linear", t10, t1);
+    fprintf(stderr, "test_seg: 1 MB %.3f s, 10 MB %.3f s, ratio %.2f (not checked here)\n", t1, t10,
+            t10 / (t1 > 1e-6 ? t1 : 1e-6));
   }
   fenci_tagger_free(t);
   free(big);
