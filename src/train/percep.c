@@ -1110,7 +1110,7 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
   int32_t *emis = NULL;
   uint8_t *bp = NULL, *pred = NULL;
   uint64_t rng;
-  int it, k, since_best = 0;
+  int it, k, since_best = 0, ran = 0; /* ran: iterations done (the loop may stop early) */
   double best = -1;
   char names[128];
   fenci_rc rc;
@@ -1164,6 +1164,7 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
   tr.c = 1;
   for (it = 1; it <= o.iters && rc == FENCI_OK; it++) {
     size_t errors = 0, kept = 0, tag_err = 0;
+    ran = it;
     uint8_t *segh = NULL, *segw = NULL;
     size_t segh_len = 0, segw_len = 0;
     fc_prf sc;
@@ -1237,7 +1238,7 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
              "dev_sentences=%zu\nfeature_groups=%zu\n",
              FC_FEAT_VERSION, names, (unsigned)o.min_count, (unsigned)(o.sym_min_count ? o.sym_min_count : 1),
              (unsigned)tr.n_ids, o.prune, o.folds, (unsigned long long)o.seed,
-             it - 1, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
+             ran, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
     if (fc_buf_put(&mb, line, strlen(line)) || (o.meta && fc_buf_put(&mb, o.meta, strlen(o.meta))) ||
         !fc_buf_cstr(&mb)) {
       fc_buf_free(&mb);
