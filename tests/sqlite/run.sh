@@ -19,18 +19,8 @@ have_deps() {
     command -v sqlite3 >/dev/null 2>&1
 }
 
-if ! have_deps; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "tests/sqlite: installing libsqlite3-dev sqlite3"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev sqlite3 >/dev/null 2>&1 ||
-      { apt-get update -qq >/dev/null 2>&1 &&
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev sqlite3 >/dev/null 2>&1; } || true
-  fi
-  if ! have_deps; then
-    echo "SKIP: tests/sqlite: needs the SQLite headers and shell (apt-get install libsqlite3-dev sqlite3)"
-    exit 0
-  fi
-fi
+. tests/host.sh
+fenci_need tests/sqlite have_deps libsqlite3-dev sqlite3
 
 # The sanitizer the library was built with, for a build outside make asan/ubsan
 # and for the programs that load the extension.
@@ -44,18 +34,7 @@ else
   $MAKE --no-print-directory -s BUILD="$BUILD" CFLAGS="-O1 -g $san" LDLIBS="-lm -lpthread $san" sqlite
 fi
 ext=$BUILD/sqlite/fenci_fts5.so
-# python3 and sqlite3 are not built with ASan: its runtime must come first
-preload=""
-if nm -D "$ext" 2>/dev/null | grep -q '__asan_init'; then
-  preload=$(${CC:-cc} -print-file-name=libasan.so)
-fi
-run_host() {
-  if [ -n "$preload" ]; then
-    LD_PRELOAD=$preload ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$@"
-  else
-    "$@"
-  fi
-}
+fenci_host_preload "$ext"
 
 # The test model: tests/sqlite/lexicon.txt, whose segmentation the tests name.
 data=$BUILD/tests/data
