@@ -47,6 +47,9 @@ $(BUILD)/libfenci.so: $(LIB_OBJ)
 # rebuilds common.o and the installed fenci searches (and names) /opt/x.
 $(BUILD)/cli/common.o: ALL_CFLAGS += -DFENCI_DATADIR='"$(PREFIX)/share/fenci"'
 $(BUILD)/cli/common.o: $(BUILD)/prefix.stamp
+# `fenci index` / `fenci search` run fenci-sqlite (sqlite/sqlite.mk) from there
+$(BUILD)/cli/helper.o: ALL_CFLAGS += -DFENCI_LIBEXECDIR='"$(PREFIX)/libexec/fenci"'
+$(BUILD)/cli/helper.o: $(BUILD)/prefix.stamp
 $(BUILD)/prefix.stamp: FORCE
 	@mkdir -p $(dir $@)
 	@[ "$$(cat $@ 2>/dev/null)" = '$(PREFIX)' ] || printf '%s\n' '$(PREFIX)' >$@
@@ -86,12 +89,18 @@ ubsan:
 	  LDLIBS="-lm -lpthread -fsanitize=undefined" check
 
 # The shipped lexicon: jieba's dictionary (Expat licence) plus the unknown-word
-# character model counted from People's Daily 1998-01 without its dev days.
+# character model counted from People's Daily 1998-01 without its dev days,
+# then the part-of-speech tagger (models.mk) added to it: every trained model
+# references this one file (docs/FORMAT.md, LREF), so all share both.
 lexicon: models/lexicon.fenci
-models/lexicon.fenci: fenci tools/pd2seg.sh
-	@mkdir -p $(BUILD)/data
+models/lexicon.fenci: fenci tools/pd2seg.sh $(BUILD)/models/pos.train $(BUILD)/models/pos.dev \
+    $(BUILD)/models/kw.docs data/stopwords-zh.txt $(BUILD)/models/msr.train $(BUILD)/models/msr.dev
+	@mkdir -p $(BUILD)/data $(BUILD)/models
 	tools/pd2seg.sh train < $(DATA)/pd1998-01/199801.txt > $(BUILD)/data/pd_train.seg
-	./fenci compile $(DATA)/lexicon/jieba-dict.txt --oov-corpus $(BUILD)/data/pd_train.seg -o $@
+	./fenci compile $(DATA)/lexicon/jieba-dict.txt --oov-corpus $(BUILD)/data/pd_train.seg -o $(BUILD)/models/lexicon.base
+	$(KW_IDF) -o $(BUILD)/models/lexicon.base
+	$(POS_TRAIN) -o $(BUILD)/models/lexicon.pos
+	$(NER_TRAIN) --lexicon $(BUILD)/models/lexicon.pos -o $@
 
 # Traditional Chinese: the default model on the SIGHAN 2005 CITYU and AS tests
 # (the models are trained on simplified text; features map traditional to
@@ -114,6 +123,7 @@ eval-traditional: $(BIN)
 -include sqlite/sqlite.mk
 -include fuzz/fuzz.mk
 -include python/python.mk
+-include tests/numex/numex.mk
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

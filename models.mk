@@ -17,7 +17,7 @@ MODEL_DIR   = $(BUILD)/models
 MODEL_LEX   = models/lexicon.fenci
 MODEL_OPTS ?= --iters 20 --patience 4 --seed 1
 MODEL_NICE ?= nice
-MODEL_TRAIN = $(MODEL_NICE) ./$(BIN) train --lexicon $(MODEL_LEX) $(MODEL_OPTS)
+MODEL_TRAIN = $(MODEL_NICE) ./$(BIN) train --lexicon $(MODEL_LEX) --share-lexicon $(MODEL_OPTS)
 
 .PHONY: models eval eval-pku eval-msr eval-ctb eval-ambiguity
 
@@ -27,6 +27,18 @@ models: models/pku.fenci models/msr.fenci models/ctb.fenci
 $(MODEL_DIR)/pd.train $(MODEL_DIR)/pd.dev: $(DATA)/pd1998-01/199801.txt
 	@mkdir -p $(MODEL_DIR)
 	awk 'NF { d = substr($$1, 1, 8); if (d >= "19980128" && d <= "19980131") print > "$(MODEL_DIR)/pd.dev"; else print > "$(MODEL_DIR)/pd.train" }' $<
+
+# The POS tagger (added to models/lexicon.fenci by the Makefile's lexicon
+# rule): pd1998-01 articles of 01-01..24 train it, 01-25..27 are its dev
+# set (iterations), 01-28..31 its test (make eval-pos only).
+$(MODEL_DIR)/pos.train $(MODEL_DIR)/pos.dev $(MODEL_DIR)/pos.test: $(DATA)/pd1998-01/199801.txt
+	@mkdir -p $(MODEL_DIR)
+	awk 'NF { d = substr($$1, 1, 8); if (d >= "19980128" && d <= "19980131") print > "$(MODEL_DIR)/pos.test"; \
+	  else if (d >= "19980125") print > "$(MODEL_DIR)/pos.dev"; else print > "$(MODEL_DIR)/pos.train" }' $<
+
+POS_TRAIN = $(MODEL_NICE) ./$(BIN) train --task pos --lexicon $(MODEL_DIR)/lexicon.base \
+  --train $(MODEL_DIR)/pos.train --format pd --dev $(MODEL_DIR)/pos.dev --iters 15 --patience 3 --seed 1 \
+  --meta pos_corpus="pd1998-01 articles of 1998-01-01..24" --meta pos_dev="pd1998-01 articles of 1998-01-25..27"
 
 # msra-ner train: the last 10% of the lines are dev.
 $(MODEL_DIR)/msr.train $(MODEL_DIR)/msr.dev: $(DATA)/msra-ner/train.wordtag.txt
@@ -109,4 +121,74 @@ eval-ambiguity: $(BIN)
 	@for m in ctb pku msr; do $(AMB_SCORE) -m models/$$m.fenci --name $$m || exit 1; done
 	@$(AMB_SCORE) -m models/ctb.fenci --fast --name fast
 
-eval: eval-pku eval-msr eval-ctb eval-ambiguity
+# Part-of-speech tags on the held-out PD days (1998-01-28..31): accuracy with
+# gold words (fenci tag --words), and segmentation+POS F1 of fenci tag with
+# the pku model (whose iteration count was chosen on these days: its
+# segmentation half is not strictly held out) and the default ctb model.
+POS_WORDS = awk '{ o = ""; for (i = 2; i <= NF; i++) { w = $$i; sub(/^\[/, "", w); sub(/\/[^\/]*$$/, "", w); o = o (o == "" ? "" : " ") w } print o }'
+POS_GOLD  = awk '{ o = ""; for (i = 2; i <= NF; i++) { w = $$i; sub(/^\[/, "", w); sub(/\][a-z]+$$/, "", w); o = o (o == "" ? "" : " ") w } print o }'
+eval-pos: $(BIN) $(MODEL_DIR)/pos.test $(MODEL_DIR)/pos.train
+	@mkdir -p $(EVAL_DIR)
+	@$(POS_WORDS) $(MODEL_DIR)/pos.test > $(EVAL_DIR)/pos.words
+	@$(POS_GOLD) $(MODEL_DIR)/pos.test > $(EVAL_DIR)/pos.gold
+	@sed 's/ //g' $(EVAL_DIR)/pos.words > $(EVAL_DIR)/pos.raw
+	@./$(BIN) tag --words $(EVAL_DIR)/pos.words > $(EVAL_DIR)/pos.pred
+	@printf 'pos  '; $(AMB_PY) eval/pos/score.py $(EVAL_DIR)/pos.gold $(EVAL_DIR)/pos.pred --oov $(MODEL_DIR)/pos.train
+	@for m in pku ctb; do ./$(BIN) tag -q -m $$m $(EVAL_DIR)/pos.raw > $(EVAL_DIR)/pos.$$m; \
+	  printf 'pos  fenci tag -m %s: ' $$m; $(AMB_PY) eval/pos/score.py --joint $(EVAL_DIR)/pos.gold $(EVAL_DIR)/pos.$$m; done
+	@s=$$(date +%s.%N); ./$(BIN) tag -q -m pku $(EVAL_DIR)/pku.big > /dev/null; e=$$(date +%s.%N); \
+	  b=$$(wc -c < $(EVAL_DIR)/pku.big); awk -v b=$$b -v s=$$s -v e=$$e 'BEGIN { printf "pos  fenci tag throughput %.1f MB/s (%d bytes, SIGHAN PKU test x20)\n", b / (e - s) / 1e6, b }'
+
+# Names on the MSRA NER test (exact character spans, per type), and on
+# People's Daily NER example.test: 3270 of its 4636 sentences are also in
+# msra-ner train (the recogniser's training text), so it is scored whole
+# and on the 1366 others; then the throughput of fenci ner.
+NER_SCORE = $(AMB_PY) eval/ner/score.py
+eval-ner: $(BIN)
+	@mkdir -p $(EVAL_DIR)
+	@./$(BIN) ner $(DATA)/msra-ner/test.raw.txt > $(EVAL_DIR)/msra.ner
+	@printf 'ner  MSRA test: '; $(NER_SCORE) --msra $(DATA)/msra-ner/test_gold.chunktag.txt $(EVAL_DIR)/msra.ner
+	@$(NER_SCORE) --bio-text $(DATA)/ner-extra/peoples-daily-ner/example.test > $(EVAL_DIR)/pdner.txt
+	@./$(BIN) ner $(EVAL_DIR)/pdner.txt > $(EVAL_DIR)/pdner.ner
+	@printf 'ner  People'"'"'s Daily NER test, all: '; $(NER_SCORE) --bio $(DATA)/ner-extra/peoples-daily-ner/example.test $(EVAL_DIR)/pdner.ner
+	@awk '{ o = ""; for (i = 1; i <= NF; i++) { w = $$i; sub(/\/[a-z]+$$/, "", w); o = o w } print o }' $(DATA)/msra-ner/train.wordtag.txt > $(EVAL_DIR)/msra.train.txt
+	@printf 'ner  People'"'"'s Daily NER test, sentences not in msra-ner train: '; \
+	  $(NER_SCORE) --bio $(DATA)/ner-extra/peoples-daily-ner/example.test $(EVAL_DIR)/pdner.ner --exclude $(EVAL_DIR)/msra.train.txt
+	@s=$$(date +%s.%N); ./$(BIN) ner $(EVAL_DIR)/pku.big > /dev/null; e=$$(date +%s.%N); \
+	  b=$$(wc -c < $(EVAL_DIR)/pku.big); c=$$(LC_ALL=C.UTF-8 wc -m < $(EVAL_DIR)/pku.big); \
+	  awk -v b=$$b -v c=$$c -v s=$$s -v e=$$e 'BEGIN { printf "ner  fenci ner throughput %.1f MB/s, %.2f M characters/s (SIGHAN PKU test x20)\n", b / (e - s) / 1e6, c / (e - s) / 1e6 }'
+
+eval: eval-pku eval-msr eval-ctb eval-ambiguity eval-pos eval-ner
+
+# ------------------------------------------------------------ keyword tables
+
+# `fenci keywords` needs the IDF of the lexicon words (section KIDF) and the
+# default stop words (section KSTP, from data/stopwords-zh.txt); `fenci idf`
+# adds both to models/lexicon.fenci in place (the trained models copy them
+# from it).  Documents, training parts only: the pd1998-01 articles without
+# the dev days (the id's date-page-article groups the lines), and pseudo-
+# documents of about 600 characters (1800 bytes, near the mean pd article)
+# of consecutive lines of msra-ner train (first 90%) and CTB6 train.  Each
+# document is the gold words joined, segmented again by the lexicon.
+$(MODEL_DIR)/kw.docs: $(MODEL_DIR)/pd.train $(MODEL_DIR)/msr.train $(DATA)/ctb6/ctb6.train.seg
+	LC_ALL=C awk 'NF { a = substr($$1, 1, 15); s = ""; \
+	    for (i = 2; i <= NF; i++) { w = $$i; sub(/^\[/, "", w); sub(/\][a-z]+$$/, "", w); sub(/\/[A-Za-z]+$$/, "", w); s = s w } \
+	    if (a != prev && doc != "") { print doc; doc = "" } prev = a; doc = doc s } \
+	  END { if (doc != "") print doc }' $(MODEL_DIR)/pd.train > $@.tmp
+	LC_ALL=C awk 'FNR == 1 && doc != "" { print doc; doc = "" } \
+	  { for (i = 1; i <= NF; i++) { w = $$i; if (FILENAME ~ /msr/) sub(/\/[a-z]+$$/, "", w); doc = doc w } \
+	    if (length(doc) >= 1800) { print doc; doc = "" } } \
+	  END { if (doc != "") print doc }' $(MODEL_DIR)/msr.train $(DATA)/ctb6/ctb6.train.seg >> $@.tmp
+	mv $@.tmp $@
+
+# (the Makefile's lexicon rule runs it on the compiled lexicon, before the
+# taggers are added)
+KW_IDF = ./$(BIN) idf $(MODEL_DIR)/lexicon.base --docs $(MODEL_DIR)/kw.docs --stopwords data/stopwords-zh.txt \
+  --meta idf_corpus="pd1998-01 articles without 1998-01-28..31; msra-ner train first 90% and CTB6 train in pseudo-documents of 1800 bytes" \
+  --meta stopwords_source="stopwords-iso 1.1.0 (npm), key zh, MIT licence"
+
+# The name recogniser (added to models/lexicon.fenci after the POS tagger):
+# msra-ner train, first 90% (the MSR model's training part), dev its last 10%.
+NER_TRAIN = $(MODEL_NICE) ./$(BIN) train --task ner --train $(MODEL_DIR)/msr.train --format msr \
+  --dev $(MODEL_DIR)/msr.dev --iters 20 --patience 3 --seed 1 \
+  --meta ner_corpus="msra-ner train.wordtag.txt, first 90% of lines" --meta ner_dev="msra-ner train.wordtag.txt, last 10% of lines"

@@ -51,6 +51,7 @@ typedef struct cut_cfg {
   int format;
   int jobs;
   int progress; /* 1 on a terminal, 2 forced (--progress), 0 off (-q) */
+  int tagging;  /* fenci tag: word/tag in text output */
 } cut_cfg;
 
 /* ---------------------------------------------------------------- output */
@@ -264,6 +265,10 @@ static int cut_token(void *vctx, const fenci_token *t, const char *form, size_t 
   case FMT_TEXT:
     if (c->ntok) ob_put(b, c->cfg->sep, c->cfg->seplen);
     ob_put(b, form, len);
+    if (c->cfg->tagging) {
+      ob_put(b, "/", 1);
+      ob_str(b, t->tag ? fenci_tag_name(c->m, t->tag) : "x");
+    }
     break;
   case FMT_LINES:
     ob_put(b, form, len);
@@ -351,7 +356,7 @@ static int cut_batch(const cut_cfg *cfg, fenci_tagger *t, const fenci_model *m, 
       c.keep = b->keep - start;
       c.must = n - b->tail > start ? n - b->tail - start : 0; /* the next batch starts at in[n - tail] */
     }
-    rc = fenci_segment(t, in + start, le - start, cfg->format == FMT_TEXT ? cut_token_text : cut_token, &c);
+    rc = fenci_segment(t, in + start, le - start, cfg->format == FMT_TEXT && !cfg->tagging ? cut_token_text : cut_token, &c);
     if (out->fail == OB_LOST) return -2;
     if (out->fail == OB_NOMEM) {
       fprintf(stderr, "fenci cut: out of memory\n");
@@ -818,6 +823,19 @@ static int cut_load_dicts(const fenci_model *m, const char *const *paths, int n,
   return 0;
 }
 
+/* fenci tag: fenci cut with part-of-speech tags in context. */
+static int cut_tagging;
+
+int fc_cmd_tag(int argc, char **argv) {
+  int i;
+  for (i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) break;
+    if (!strcmp(argv[i], "--words")) return fc_cmd_tag_words(argc, argv);
+  }
+  cut_tagging = 1;
+  return fc_cmd_cut(argc, argv);
+}
+
 int fc_cmd_cut(int argc, char **argv) {
   cut_cfg cfg;
   const char *files[256];
@@ -832,6 +850,7 @@ int fc_cmd_cut(int argc, char **argv) {
   fc_opts o;
 
   memset(&cfg, 0, sizeof cfg);
+  cfg.tagging = cut_tagging;
   cfg.sep = " ";
   cfg.jobs = 1;
   cfg.progress = isatty(2);
@@ -919,11 +938,18 @@ int fc_cmd_cut(int argc, char **argv) {
   }
   cfg.seplen = strlen(cfg.sep);
   cfg.opts |= mode;
+  if (cfg.tagging) cfg.opts |= FENCI_OPT_POS;
   if (!nfiles) files[nfiles++] = "-";
 
   m = fc_cli_open_model(cfg.model);
   if (!m) return 1;
   if (cut_load_dicts(m, dicts, ndicts, &dict)) {
+    fenci_model_free(m);
+    return 1;
+  }
+  if ((cfg.opts & FENCI_OPT_POS) && !fenci_model_has_pos(m)) {
+    fprintf(stderr, "fenci tag: the model has no part-of-speech tagger (its lexicon file has no POSM section)\n");
+    fenci_dict_free(dict);
     fenci_model_free(m);
     return 1;
   }

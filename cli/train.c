@@ -16,13 +16,16 @@
 
 static void train_usage(FILE *f) {
   fprintf(f,
-          "usage: fenci train --lexicon LEX.fenci --train FILE [--format pd|msr|ctb|seg]\n"
+          "usage: fenci train [--task seg|pos] --lexicon LEX.fenci --train FILE [--format pd|msr|ctb|seg]\n"
           "                   [--dev FILE [--dev-format F]] [--iters N] [--seed S]\n"
           "                   [--templates LIST] [--min-count N] [--sym-min-count N] [--prune N]\n"
           "                   [--patience N] [--folds N] [--words FILE]\n"
-          "                   [--meta KEY=VALUE]... -o OUT.fenci\n"
+          "                   [--share-lexicon] [--meta KEY=VALUE]... -o OUT.fenci\n"
           "Trains the B/M/E/S averaged-perceptron segmenter on a segmented corpus and\n"
           "writes OUT = the lexicon model plus the trained weights.  Progress goes to stderr.\n"
+          "  --task        seg (default): the segmenter; pos: the part-of-speech tagger,\n"
+          "                trained on words and tags (--format pd) and written into a\n"
+          "                copy of LEX (section POSM), which every model using LEX shares\n"
           "  --format      pd: People's Daily 1998 (id token, word/POS, [..]nt compounds);\n"
           "                msr: MSRA NER word/tag; ctb, seg: words separated by spaces\n"
           "                (default seg)\n"
@@ -44,6 +47,9 @@ static void train_usage(FILE *f) {
           "                default 10)\n"
           "  --words       extra words for the training-word lexicon (tlex, tlexu): the\n"
           "                first token of each line, e.g. a training corpus's word list\n"
+          "  --share-lexicon  OUT refers to LEX.fenci by file name instead of holding a\n"
+          "                copy of it (both must be in one directory; `fenci cut` finds it\n"
+          "                beside OUT, and refuses a lexicon other than the one trained with)\n"
           "  --meta        extra META line, e.g. --meta corpus=pd1998-01 (repeatable)\n");
 }
 
@@ -116,8 +122,98 @@ static int train_output(const char *path) {
   return 0;
 }
 
+static const char *train_basename(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* --share-lexicon: the model finds its lexicon by name in its own
+ * directory, so the two must be in one; 0, or -1 with a message. */
+static int train_same_dir(const char *lexp, const char *outp) {
+  char a[4096], b[4096];
+  struct stat sa, sb;
+  size_t la = (size_t)(train_basename(lexp) - lexp), lb = (size_t)(train_basename(outp) - outp);
+  snprintf(a, sizeof a, "%.*s", la ? (int)la : 1, la ? lexp : ".");
+  snprintf(b, sizeof b, "%.*s", lb ? (int)lb : 1, lb ? outp : ".");
+  if (stat(a, &sa) || stat(b, &sb) || sa.st_dev != sb.st_dev || sa.st_ino != sb.st_ino) {
+    fprintf(stderr, "fenci train: --share-lexicon: %s and %s must be in one directory\n", lexp, outp);
+    return -1;
+  }
+  return 0;
+}
+
+/* --task pos: the tagger's section added to the lexicon model. */
+static int train_pos(const fenci_model *lex, const fc_corpus *tc, const fc_corpus *dc, const fc_train_opts *o,
+                     const char *meta, const char *outp) {
+  uint8_t *sec = NULL, *img = NULL;
+  size_t sec_len = 0, img_len = 0;
+  double acc = 0;
+  int best = 0, ret = 1;
+  char err[512] = "", m2[2048];
+  fenci_rc rc = fc_train_pos(lex, tc, dc, o, NULL, &sec, &sec_len, &acc, &best, err, sizeof err);
+  if (rc != FENCI_OK) {
+    fprintf(stderr, "fenci train: training failed: %s%s%s\n", fenci_rc_str(rc), err[0] ? ": " : "", err);
+    return 1;
+  }
+  snprintf(m2, sizeof m2, "pos_iterations=%d\npos_dev_accuracy=%.4f\n%s", best, acc, meta ? meta : "");
+  rc = fc_train_write_section(lex, "POSM", sec, sec_len, m2, NULL, &img, &img_len, err, sizeof err);
+  if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
+    fprintf(stderr, "fenci train: wrote %s (%zu bytes, tagger %zu bytes): iteration %d kept, dev accuracy %.2f%%\n",
+            outp, img_len, sec_len, best, acc * 100);
+    ret = 0;
+  } else if (rc != FENCI_OK)
+    fprintf(stderr, "fenci train: %s\n", err);
+  fenci_free(NULL, sec);
+  fenci_free(NULL, img);
+  return ret;
+}
+
+/* --task ner: the name recogniser's section added to the lexicon model;
+ * alsop: a second training corpus (another format) or NULL. */
+static int train_ner(const fenci_model *lex, const fc_corpus *tc, const char *alsop, int alsof, const fc_corpus *dc,
+                     const fc_train_opts *o, const char *meta, const char *outp) {
+  uint8_t *sec = NULL, *img = NULL;
+  size_t sec_len = 0, img_len = 0, nt = 1;
+  double f1 = 0;
+  int best = 0, ret = 1;
+  char err[512] = "", m2[2048];
+  fc_corpus also;
+  const fc_corpus *trains[2];
+  fenci_rc rc = FENCI_OK;
+  fc_corpus_init(&also, NULL);
+  trains[0] = tc;
+  if (alsop) {
+    rc = fc_corpus_load(&also, alsop, alsof < 0 ? fc_corpus_format("pd") : alsof, err, sizeof err);
+    if (rc != FENCI_OK) {
+      fprintf(stderr, "fenci train: %s\n", err);
+      return 1;
+    }
+    fprintf(stderr, "fenci train: %s: %zu sentences, %zu words\n", alsop, also.n_sent, also.n_words);
+    trains[nt++] = &also;
+  }
+  rc = fc_train_ner(lex, trains, nt, dc, o, NULL, &sec, &sec_len, &f1, &best, err, sizeof err);
+  fc_corpus_free(&also);
+  if (rc != FENCI_OK) {
+    fprintf(stderr, "fenci train: training failed: %s%s%s\n", fenci_rc_str(rc), err[0] ? ": " : "", err);
+    return 1;
+  }
+  snprintf(m2, sizeof m2, "ner_iterations=%d\nner_dev_f1=%.4f\n%s", best, f1, meta ? meta : "");
+  rc = fc_train_write_section(lex, "NERM", sec, sec_len, m2, NULL, &img, &img_len, err, sizeof err);
+  if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
+    fprintf(stderr, "fenci train: wrote %s (%zu bytes, recogniser %zu bytes): iteration %d kept, dev F1 %.2f\n",
+            outp, img_len, sec_len, best, f1 * 100);
+    ret = 0;
+  } else if (rc != FENCI_OK)
+    fprintf(stderr, "fenci train: %s\n", err);
+  fenci_free(NULL, sec);
+  fenci_free(NULL, img);
+  return ret;
+}
+
 int fc_cmd_train(int argc, char **argv) {
   const char *lexp = NULL, *trainp = NULL, *devp = NULL, *outp = NULL, *wordsp = NULL;
+  int share = 0, task = 0, alsof = -1;
+  const char *alsop = NULL;
   char *words = NULL;
   size_t words_len = 0;
   int f = -1, df = -1;
@@ -150,6 +246,20 @@ int fc_cmd_train(int argc, char **argv) {
     else if (fc_opt_value(&op, 0, "dev")) devp = op.val;
     else if (fc_opt_value(&op, 0, "words")) wordsp = op.val;
     else if (fc_opt_value(&op, 'o', "output")) outp = op.val;
+    else if (fc_opt_flag(&op, 0, "share-lexicon")) share = 1;
+    else if (fc_opt_value(&op, 0, "also")) alsop = op.val;
+    else if (fc_opt_value(&op, 0, "also-format")) {
+      if ((alsof = train_format("--also-format", op.val)) < 0) return 2;
+    }
+    else if (fc_opt_value(&op, 0, "task")) {
+      if (!strcmp(op.val, "seg")) task = 0;
+      else if (!strcmp(op.val, "pos")) task = 1;
+      else if (!strcmp(op.val, "ner")) task = 2;
+      else {
+        fprintf(stderr, "fenci train: --task: unknown task '%s' (seg, pos or ner)\n", op.val);
+        return 2;
+      }
+    }
     else if (fc_opt_value(&op, 0, "format")) {
       if ((f = train_format("--format", op.val)) < 0) return 2;
     } else if (fc_opt_value(&op, 0, "dev-format")) {
@@ -202,6 +312,7 @@ int fc_cmd_train(int argc, char **argv) {
     fprintf(stderr, "fenci train: --lexicon, --train and -o are required (see --help)\n");
     return 2;
   }
+  if (share && train_same_dir(lexp, outp)) return 1;
   if (f < 0) f = fc_corpus_format("seg");
   if (df < 0) df = f;
   if (train_input("--lexicon", lexp) || train_input("--train", trainp) || (devp && train_input("--dev", devp)) ||
@@ -232,12 +343,20 @@ int fc_cmd_train(int argc, char **argv) {
   fprintf(stderr, "fenci train: %s: %zu sentences, %zu words%s", trainp, tc.n_sent, tc.n_words, devp ? "; " : "\n");
   if (devp) fprintf(stderr, "%s: %zu sentences, %zu words\n", devp, dc.n_sent, dc.n_words);
   err[0] = 0;
+  if (task == 1) {
+    ret = train_pos(lex, &tc, devp ? &dc : NULL, &o, meta_len ? meta : NULL, outp);
+    goto done;
+  }
+  if (task == 2) {
+    ret = train_ner(lex, &tc, alsop, alsof, devp ? &dc : NULL, &o, meta_len ? meta : NULL, outp);
+    goto done;
+  }
   rc = fc_train_segmenter(lex, &tc, devp ? &dc : NULL, &o, NULL, &res, err, sizeof err);
   if (rc != FENCI_OK) {
     fprintf(stderr, "fenci train: training failed: %s%s%s\n", fenci_rc_str(rc), err[0] ? ": " : "", err);
     goto done;
   }
-  rc = fc_train_write_model(lex, &res, NULL, &img, &img_len, err, sizeof err);
+  rc = fc_train_write_model(lex, &res, share ? train_basename(lexp) : NULL, NULL, &img, &img_len, err, sizeof err);
   if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
     fprintf(stderr, "fenci train: wrote %s (%zu bytes): iteration %d kept, dev F1 %.2f, %zu feature groups\n", outp,
             img_len, res.best_iter, res.dev_f1 * 100, res.n_groups);

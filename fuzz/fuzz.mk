@@ -2,7 +2,7 @@
 # (included by the top Makefile).
 #   make fuzz          each harness for FUZZ_SECONDS (default 600) s
 #   make fuzz-smoke    each harness for FUZZ_SMOKE_SECONDS (default 20) s (CI)
-#   make fuzz-build    just build build-fuzz/fuzz_{model,compile,segment,dict,fts5}
+#   make fuzz-build    just build build-fuzz/fuzz_{model,compile,segment,dict,keywords,fts5}
 #   make tsan          tests/concurrency under ThreadSanitizer
 # Corpora grow in build-fuzz/corpus/<harness>; the seeds in fuzz/seeds/<harness>
 # are read but never written; crashes land in build-fuzz/crash-<harness>-*.
@@ -18,7 +18,7 @@ FUZZ_LEN_segment    = -max_len=262144
 FUZZ_BUILD          = build-fuzz
 # fuzz_fts5 compiles sqlite/fenci_fts5.c in: only where <sqlite3ext.h> is
 # (libsqlite3-dev; SQLITE_HAVE comes from sqlite/sqlite.mk)
-FUZZ_HARNESSES      = model compile segment dict $(if $(SQLITE_HAVE),fts5)
+FUZZ_HARNESSES      = model compile segment dict numex keywords $(if $(SQLITE_HAVE),fts5)
 FUZZ_SAN            = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS         = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
                       -Iinclude -Isrc

@@ -29,6 +29,22 @@
 
 #include "fuzz_common.h"
 
+typedef struct fz_ents {
+  size_t n, last_end, last_cend, len;
+} fz_ents;
+
+static int fz_entity(void *ctx, const fenci_entity *e) {
+  fz_ents *x = ctx;
+  if (e->start >= e->end || e->end > x->len || e->start < x->last_end || e->cstart >= e->cend ||
+      e->cstart < x->last_cend || e->cend - e->cstart > e->end - e->start || !*fenci_entity_type_name(e->type) ||
+      !e->value_text || (e->unit_end > e->unit_start && (e->unit_start < e->start || e->unit_end > e->end)))
+    abort();
+  x->last_end = e->end;
+  x->last_cend = e->cend;
+  x->n++;
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static fenci_model *fz_mini, *fz_mini_hmm, *fz_trained[4], *fz_shipped;
@@ -115,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     len = k;
   }
 
+  /* byte 1 bit 7: part-of-speech tags, where the model has a tagger */
+  if ((o2 & 0x80) && fenci_model_has_pos(m)) opts |= FENCI_OPT_POS;
   if (fenci_tagger_new(&t, m, opts) != FENCI_OK) abort();
   if (d && fenci_tagger_set_dict(t, d) != FENCI_OK) abort();
   rc = fz_segment_checked(t, text, len, stop);
@@ -134,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fenci_tagger *ts = NULL;
     fz_toks w = {NULL, 0, 0};
     size_t k = 0;
-    if (fenci_tagger_new(&ts, m, FENCI_MODE_SEARCH | (opts & FENCI_OPT_FAST)) != FENCI_OK) abort();
+    if (fenci_tagger_new(&ts, m, FENCI_MODE_SEARCH | (opts & (FENCI_OPT_FAST | FENCI_OPT_POS))) != FENCI_OK) abort();
     if (fenci_segment(ts, text, len, fz_collect, &w) != FENCI_OK) abort();
     for (i = 0; i < w.n; i++) {
       if (w.t[i].flags & FENCI_TOK_EXTRA) continue;
@@ -144,6 +162,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (k != v.n) abort();
     free(w.t);
     fenci_tagger_free(ts);
+  }
+  if (opts & FENCI_OPT_POS) {
+    /* tagging changes no token but its tag; every tag has a name */
+    fenci_tagger *tu = NULL;
+    fz_toks u = {NULL, 0, 0};
+    const char **words = malloc((v.n ? v.n : 1) * sizeof *words);
+    size_t *lens = malloc((v.n ? v.n : 1) * sizeof *lens);
+    uint16_t *tags = malloc((v.n ? v.n : 1) * sizeof *tags);
+    if (!words || !lens || !tags) abort();
+    if (fenci_tagger_new(&tu, m, opts & ~(unsigned)FENCI_OPT_POS) != FENCI_OK) abort();
+    if (d && fenci_tagger_set_dict(tu, d) != FENCI_OK) abort();
+    if (fenci_segment(tu, text, len, fz_collect, &u) != FENCI_OK || u.n != v.n) abort();
+    for (i = 0; i < v.n; i++) {
+      if (u.t[i].start != v.t[i].start || u.t[i].end != v.t[i].end || u.t[i].kind != v.t[i].kind ||
+          u.t[i].flags != v.t[i].flags)
+        abort();
+      if (v.t[i].tag && !*fenci_tag_name(m, v.t[i].tag)) abort();
+      words[i] = text + v.t[i].start;
+      lens[i] = v.t[i].end - v.t[i].start;
+    }
+    if (fenci_tag_words(t, words, lens, v.n, tags) != FENCI_OK) abort();
+    for (i = 0; i < v.n; i++)
+      if (tags[i] && !*fenci_tag_name(m, tags[i])) abort();
+    free(words);
+    free(lens);
+    free(tags);
+    free(u.t);
+    fenci_tagger_free(tu);
+  }
+  {
+    /* entities: in order, not overlapping, inside the text, characters
+     * consistent with bytes */
+    fz_ents en = {0, 0, 0, len};
+    if (fenci_entities(t, text, len, fz_entity, &en) != FENCI_OK) abort();
   }
   free(arr);
   free(v.t);

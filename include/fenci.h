@@ -138,6 +138,8 @@ FENCI_API void fenci_model_free(fenci_model *m);
 /* Model properties.  Thread-safe. */
 FENCI_API size_t fenci_model_lexicon_size(const fenci_model *m); /* number of lexicon words */
 FENCI_API int fenci_model_has_weights(const fenci_model *m);     /* 1 if a trained segmenter is in it */
+FENCI_API int fenci_model_has_pos(const fenci_model *m);         /* 1 if a POS tagger is in it (or in its lexicon) */
+FENCI_API int fenci_model_has_ner(const fenci_model *m);         /* 1 if a name recogniser is in it (or in its lexicon) */
 /* The model's metadata text (key=value lines, UTF-8), or "" when absent.
  * Valid while the model lives. */
 FENCI_API const char *fenci_model_meta(const fenci_model *m, size_t *len);
@@ -251,7 +253,10 @@ enum {
   FENCI_MODE_SEARCH = 0x1,  /* also emit lexicon words inside long tokens (FENCI_TOK_EXTRA) */
   FENCI_MODE_ALL = 0x2,     /* also emit every lexicon word found (FENCI_TOK_EXTRA) */
   FENCI_MODE_MASK = 0x3,
-  FENCI_OPT_FAST = 0x10     /* lexicon path even when the model has trained weights */
+  FENCI_OPT_FAST = 0x10,    /* lexicon path even when the model has trained weights */
+  FENCI_OPT_POS = 0x20      /* part-of-speech tags in context on the main tokens (the model
+                             * must have a tagger: fenci_model_has_pos); extras keep the
+                             * lexicon's tag */
 };
 
 /* Token kinds (fenci_token.kind). */
@@ -280,7 +285,10 @@ typedef struct fenci_token {
   size_t end;     /* byte offset one past the last byte */
   uint32_t flags; /* FENCI_TOK_* */
   uint16_t kind;  /* FENCI_KIND_* */
-  uint16_t tag;   /* lexicon POS tag id, 0 when none; see fenci_tag_name */
+  uint16_t tag;   /* POS tag id, 0 when none; see fenci_tag_name.  With FENCI_OPT_POS the
+                   * tag in context (PKU tag set: n v nr ns ... w for punctuation, m for
+                   * numbers, nx for Latin words, URLs and e-mail addresses; 0 for
+                   * whitespace and invalid bytes), else the lexicon's tag of the word */
 } fenci_token;
 
 /* Creates a tagger for model m with options opts (FENCI_MODE_* | FENCI_OPT_*).
@@ -320,9 +328,185 @@ FENCI_API fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len,
 FENCI_API fenci_rc fenci_segment_into(fenci_tagger *t, const char *text, size_t len,
                                       fenci_token *out, size_t cap, size_t *n_total);
 
+/* Tags words that are already cut: words[i] (lens[i] bytes) in context,
+ * tags[i] receiving the tag id as FENCI_OPT_POS gives it.  For evaluation
+ * with gold words and for callers that segment elsewhere.  The model must
+ * have a tagger (else FENCI_BADARG).  Not thread-safe on one tagger. */
+FENCI_API fenci_rc fenci_tag_words(fenci_tagger *t, const char *const *words, const size_t *lens, size_t n,
+                                   uint16_t *tags);
+
 /* The name of a POS tag id ("n", "v", ...), or "" for 0 or an unknown id.
  * Valid while the model lives.  Thread-safe. */
 FENCI_API const char *fenci_tag_name(const fenci_model *m, uint16_t tag);
+
+/* -------------------------------------------------------------- entities */
+
+/* Entity types (fenci_entity.type). */
+enum {
+  FENCI_ENT_PER = 1, /* a person's name (拿破仑, 江泽民) */
+  FENCI_ENT_LOC,     /* a place (枫丹白露, 厄尔巴岛) */
+  FENCI_ENT_ORG,     /* an organisation (新华社, 中国致公党) */
+  FENCI_ENT_TIME,    /* a date, time of day, duration or relative time (1814年4月6日, 次日) */
+  FENCI_ENT_NUMBER,  /* a number without unit (一千二百五十, 第三) */
+  FENCI_ENT_PERCENT, /* 3.5%, 百分之五 */
+  FENCI_ENT_MONEY,   /* a number with a currency (50万英镑, １２欧元) */
+  FENCI_ENT_QUANTITY /* a number with a measure word or unit (22万发, 16000名) */
+};
+
+/* Entity flags (fenci_entity.flags). */
+enum {
+  FENCI_ENTF_RELATIVE = 0x1, /* TIME relative to the text's own time (次日, 三天后): no value */
+  FENCI_ENTF_APPROX = 0x2,   /* a vague amount (十几, 数百, 300多): no value */
+  FENCI_ENTF_ORDINAL = 0x4,  /* NUMBER: an ordinal (第三) */
+  FENCI_ENTF_DURATION = 0x8  /* TIME: an amount of time (三天: value 3, value_text "P3D") */
+};
+
+typedef struct fenci_entity {
+  int type;                    /* FENCI_ENT_* */
+  unsigned flags;              /* FENCI_ENTF_* */
+  size_t start, end;           /* byte offsets into the text, end exclusive */
+  size_t cstart, cend;         /* character offsets (an invalid byte counts as one) */
+  int has_value;               /* NUMBER..QUANTITY: value is the number (PERCENT as a fraction);
+                                * TIME: value_text is an ISO 8601 value */
+  double value;                /* see has_value; TIME: a duration's count, else 0 */
+  const char *value_text;      /* TIME: "1814-04-06", "1998", "--12-31", "T09:30", "P3D"; "" else */
+  size_t unit_start, unit_end; /* byte offsets of the unit (发, 英镑); equal when there is none */
+} fenci_entity;
+
+/* Entity callback: e (and its value_text) is valid only during the call.
+ * Return 0 to go on, non-zero to stop (fenci_entities returns FENCI_STOPPED). */
+typedef int (*fenci_entity_cb)(void *ctx, const fenci_entity *e);
+
+/* Finds the entities of text (len bytes, any bytes) in order of their start,
+ * never overlapping: names with the model's recogniser (its lexicon file's
+ * NERM section; without one, fenci_model_has_ner is 0 and only the times and
+ * quantities are found), times and quantities with their normalised values
+ * by rule.  Spans are spans of characters of the text, independent of any
+ * segmentation.  Text is read by line (and in pieces of at most 64 KiB of a
+ * longer line), so memory is bounded and time linear.  Not thread-safe on
+ * one tagger. */
+FENCI_API fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_entity_cb cb, void *ctx);
+
+/* "PER", "LOC", "ORG", "TIME", "NUMBER", "PERCENT", "MONEY", "QUANTITY", or "". */
+FENCI_API const char *fenci_entity_type_name(int type);
+/* -------------------------------------------------------------- keywords */
+
+/* Keyword extraction (jieba.analyse's two methods) over the tokens of one
+ * document.  A token is a CANDIDATE when it is a main token (not
+ * FENCI_TOK_EXTRA) of kind FENCI_KIND_WORD or FENCI_KIND_LATIN (also
+ * FENCI_KIND_NUMBER with FENCI_KW_NUMBERS; without it a word holding an
+ * ASCII or full-width digit, such as 1814年, counts as a number and is
+ * left out too), has at least two characters,
+ * is no stop word, and its tag is allowed.  Candidates are grouped by their
+ * bytes (and tag, with FENCI_KW_BY_TAG).
+ *
+ * Stop words: the model's default list (its KSTP section, built from the
+ * stopwords-iso Chinese list; see docs/FORMAT.md) unless
+ * FENCI_KW_NO_DEFAULT_STOP, plus those of opts->dict.  They compare after
+ * folding case, width and traditional forms (FENCI_FOLD_ALL), as jieba
+ * lowercases.
+ *
+ * FENCI_KW_TFIDF: weight = count / (candidate tokens) * idf(word), the IDF
+ * from opts->dict when it has a table, else from the model's (its KIDF
+ * section, counted over the corpora by `make models`; see docs/FORMAT.md);
+ * a word without a value gets the table's median, as in jieba.  The words
+ * are looked up folded for width and traditional forms.  A model without a
+ * table and no dict table gives FENCI_BADARG.
+ *
+ * FENCI_KW_TEXTRANK: the candidates are nodes of an undirected graph; two
+ * candidates within `window` tokens of each other (every main token counts,
+ * also those that are no candidates, as in jieba: token positions i < j
+ * with j - i < window) add 1 to the weight of their edge (a word next to
+ * itself makes a self-loop counted twice, as in jieba).  Ranks start at
+ * 1 / nodes and are updated in place `iterations` times, node by node in
+ * bytewise order: r(n) = (1 - d) + d * sum over edges n-m of w(n,m) /
+ * W(m) * r(m), W(m) the sum of m's edge weights; then scaled as jieba
+ * does, (r - min / 10) / (max - min / 10), so the top weight is 1.  Words
+ * with no edge are left out.  Defaults (jieba's): window 5, damping 0.85,
+ * 10 iterations, tags "ns,n,vn,v".
+ *
+ * Keywords come out by weight, highest first; equal weights in the order
+ * of their first occurrence, so the result is deterministic.
+ * Time is linear in the text (plus sorting the distinct words); memory is
+ * that of the distinct candidates (and for TextRank their distinct pairs,
+ * at most window - 1 per token), never of the text. */
+
+enum { FENCI_KW_TFIDF = 0, FENCI_KW_TEXTRANK = 1 }; /* fenci_kw_opts.method */
+
+enum {
+  FENCI_KW_BY_TAG = 0x1,          /* a word with two tags is two keywords (jieba's withFlag with allowPOS) */
+  FENCI_KW_NO_DEFAULT_STOP = 0x2, /* leave out the model's stop-word list */
+  FENCI_KW_NUMBERS = 0x4          /* numbers (FENCI_KIND_NUMBER) may be keywords */
+};
+
+/* Caller word lists for keyword extraction: extra stop words, and an IDF
+ * table that replaces the model's.  Filled by one thread (not thread-safe
+ * while being filled); afterwards read-only, and any number of threads may
+ * pass it to fenci_keywords at once. */
+typedef struct fenci_kwdict fenci_kwdict;
+
+/* A new empty kwdict (NULL a: malloc).  FENCI_OK, FENCI_NOMEM or FENCI_BADARG. */
+FENCI_API fenci_rc fenci_kwdict_new(fenci_kwdict **out, const fenci_alloc *a);
+/* Frees d; NULL is a no-op. */
+FENCI_API void fenci_kwdict_free(fenci_kwdict *d);
+/* Adds one stop word (UTF-8, 1..255 bytes once folded).  FENCI_BADARG for
+ * an empty, too long or invalid UTF-8 word; FENCI_NOMEM. */
+FENCI_API fenci_rc fenci_kwdict_add_stop(fenci_kwdict *d, const char *word, size_t len);
+/* Adds the stop words of text (one a line; spaces around a word, blank
+ * lines and a UTF-8 byte-order mark are skipped).  On a bad line nothing
+ * of the text is added, FENCI_BADFORMAT is returned and err names the line. */
+FENCI_API fenci_rc fenci_kwdict_load_stop(fenci_kwdict *d, const char *text, size_t len, char *err,
+                                          size_t errlen);
+/* Adds IDF values from text in jieba's idf.txt format: "word idf" lines
+ * (separated by spaces or tabs; blank lines skipped).  From then on the
+ * kwdict's table replaces the model's for every word, its median (of all
+ * its values, recomputed by each load) for words it lacks; a word given
+ * twice keeps the last value.  On a bad line (not two fields, a value that
+ * is not a finite number >= 0, a word over 255 bytes) nothing is added,
+ * FENCI_BADFORMAT, err names the line. */
+FENCI_API fenci_rc fenci_kwdict_load_idf(fenci_kwdict *d, const char *text, size_t len, char *err,
+                                         size_t errlen);
+
+typedef struct fenci_kw_opts {
+  int method;              /* FENCI_KW_TFIDF (0) or FENCI_KW_TEXTRANK */
+  size_t top_k;            /* at most this many keywords; 0: all */
+  const char *pos;         /* allowed tags: names (fenci_tag_name) separated by ',' or ' ', e.g.
+                            * "n,ns,vn"; NULL: the method's default (TF-IDF every tag, untagged
+                            * tokens included; TextRank "ns,n,vn,v"); "": every tag.  A name the
+                            * model does not have matches nothing */
+  const fenci_kwdict *dict; /* extra stop words and an IDF table, or NULL */
+  unsigned flags;          /* FENCI_KW_* */
+  unsigned window;         /* TextRank: co-occurrence span in tokens (>= 2); 0: 5 */
+  unsigned iterations;     /* TextRank: rank updates; 0: 10 */
+  double damping;          /* TextRank: in (0, 1); 0: 0.85 */
+} fenci_kw_opts;
+
+typedef struct fenci_keyword {
+  size_t start;   /* byte offsets of the keyword's first occurrence in the text: */
+  size_t end;     /* its bytes are text[start..end) */
+  double weight;  /* TF-IDF or TextRank weight (see above) */
+  size_t count;   /* candidate occurrences counted */
+  uint16_t tag;   /* tag id of the first counted occurrence (fenci_tag_name) */
+  uint16_t kind;  /* FENCI_KIND_* of it */
+} fenci_keyword;
+
+/* Segments text (len bytes, any bytes) with tagger t (its mode, options and
+ * user dictionary) and writes the document's keywords to out: at most cap,
+ * *n_total the number there are (at most opts->top_k).  When cap is too
+ * small the first cap are written and FENCI_TOOSMALL is returned.  opts
+ * NULL: all defaults (a zeroed struct).  Errors: FENCI_BADARG (bad opts,
+ * no IDF table; message in fenci_tagger_errmsg), FENCI_NOMEM.  Not
+ * thread-safe on one tagger (as fenci_segment). */
+FENCI_API fenci_rc fenci_keywords(fenci_tagger *t, const char *text, size_t len, const fenci_kw_opts *opts,
+                                  fenci_keyword *out, size_t cap, size_t *n_total);
+
+/* The same over tokens the caller made (ntoks tokens of text, with tags of
+ * model m; main tokens in order, as fenci_segment gives them): for callers
+ * that change a segmentation before extracting.  A token outside text
+ * gives FENCI_BADARG.  No error message (m is shared).  Thread-safe. */
+FENCI_API fenci_rc fenci_keywords_tokens(const fenci_model *m, const char *text, size_t len,
+                                         const fenci_token *toks, size_t ntoks, const fenci_kw_opts *opts,
+                                         fenci_keyword *out, size_t cap, size_t *n_total);
 
 /* --------------------------------------------------------------- folding */
 

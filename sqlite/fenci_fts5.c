@@ -6,9 +6,11 @@
  * Documents are cut into words in search mode: a long word is one token
  * and the lexicon words inside it follow it as colocated tokens, at its
  * position (FTS5_TOKEN_COLOCATED), so 大学 finds 北京大学 and the phrase
- * "北京大学 的" still finds it; a lexicon word the model cut into
- * one-character tokens is indexed too (ft_doc_flush), and so are the parts
- * of URLs, e-mail addresses and numbers in words (ft_give_main).  Queries
+ * "北京大学 的" still finds it (a stem with one character after it, 招待
+ * in 招待会, only where the lexicon decoder cuts there too: ft_doc_bounds);
+ * a lexicon word the model cut into one-character tokens is indexed too
+ * (ft_doc_flush), and so are the parts of URLs, e-mail addresses and
+ * numbers in words (ft_give_main).  Queries
  * get the plain segmentation, so a query cut into several words is a
  * phrase of them (ft_query_give).  Token text is folded (fenci_fold: case,
  * full-width, traditional -> simplified); offsets are the original
@@ -333,6 +335,10 @@ typedef struct ft_tok {
   char *buf;           /* the folded text of the current token */
   size_t cap;
   int cross;           /* documents: search mode with the words across characters (ft_doc_*) */
+  int use_lex;         /* documents, search mode, a trained model: ask the lexicon decoder (ft_doc_bounds) */
+  fenci_tagger *lex;   /* that decoder, made at the first document (queries never need it) */
+  unsigned char *lb;   /* a bit per byte of the current text: a token of it ends there */
+  size_t cap_lb;       /* bytes of lb */
   struct ft_ev *dv;    /* documents: the window of tokens not given yet, dv[dh, dn) */
   size_t dh, dn, cap_dv;
   struct ft_span *pl;  /* documents: cross words to give again after their last character */
@@ -349,6 +355,8 @@ static void ft_delete(Fts5Tokenizer *p) {
   ft_tok *t = (ft_tok *)p;
   if (!t) return;
   fenci_tagger_free(t->tagger);
+  fenci_tagger_free(t->lex);
+  sqlite3_free(t->lb);
   ft_model_put(t->model);
   ft_stop_free(&t->stop);
   sqlite3_free(t->buf);
@@ -527,6 +535,9 @@ static int ft_create(void *ud, const char **azArg, int nArg, Fts5Tokenizer **ppO
   rc = ft_model_get(path, &t->model);
   if (rc == SQLITE_OK) {
     frc = fenci_tagger_new(&t->tagger, t->model->m, t->query_opts);
+    /* the second opinion on word + suffix (ft_doc_bounds): only where the
+     * documents are cut by the trained decoder, else it would be the same */
+    t->use_lex = t->cross && !fast && fenci_model_has_weights(t->model->m);
     if (frc != FENCI_OK) {
       rc = ft_rc_sqlite(frc);
       ft_fail(rc, "fenci: cannot make a tagger: %s", fenci_rc_str(frc));
@@ -775,6 +786,57 @@ static int ft_doc_cross(const ft_run *r, size_t from, size_t e, int at_end) {
   return at_end ? 0 : -1;
 }
 
+/* A word and a suffix.  The inner words of a long token that leave one
+ * character after them are mostly a stem and a suffix that together make
+ * another word: 招待|会, 自治|区, 电视|台, 解放|军, 湖南|省 (a 招待会 is not a
+ * 招待, and a search for 招待 that returns it returns the wrong word); some
+ * are a word and an ending that standards cut off (乡亲|们).  The trained
+ * decoder gave the long token; the lexicon decoder (word frequencies only)
+ * is asked for a second opinion on the same text, and the stem is indexed
+ * only where it cuts there too.  Measured on held-out People's Daily
+ * (1998-01-28..31, PKU gold, sqlite/bench/recall.py --gold): precision
+ * 94.40 % -> 96.57 %, recall 98.51 % -> 98.30 %.  Words inside that leave
+ * two characters or more (北京|大学) and those with a first character
+ * before them (副|总理) are always indexed.
+ *
+ * ft_doc_bounds marks the ends of the lexicon decoder's tokens in a bitmap
+ * (len / 8 bytes); ft_doc_bound asks whether one ends at a byte offset. */
+static int ft_on_lex_token(void *ctx, const fenci_token *tok, const char *form, size_t form_len) {
+  ft_run *r = ctx;
+  ft_tok *t = r->t;
+  (void)form;
+  (void)form_len;
+  t->lb[tok->end >> 3] |= (unsigned char)(1u << (tok->end & 7));
+  return 0;
+}
+
+static int ft_doc_bounds(ft_run *r, const char *text, size_t len) {
+  ft_tok *t = r->t;
+  fenci_rc frc;
+  if (len / 8 + 1 > t->cap_lb) {
+    unsigned char *b = sqlite3_realloc64(t->lb, len / 8 + 1);
+    if (!b) return SQLITE_NOMEM;
+    t->lb = b;
+    t->cap_lb = len / 8 + 1;
+  }
+  memset(t->lb, 0, len / 8 + 1);
+  if (!t->lex) {
+    frc = fenci_tagger_new(&t->lex, t->model->m, FENCI_MODE_DEFAULT | FENCI_OPT_FAST);
+    if (frc != FENCI_OK) {
+      ft_fail(ft_rc_sqlite(frc), "fenci: cannot make a tagger: %s", fenci_rc_str(frc));
+      return ft_rc_sqlite(frc);
+    }
+  }
+  frc = fenci_segment(t->lex, text, len, ft_on_lex_token, r);
+  if (frc == FENCI_OK) return SQLITE_OK;
+  if (r->rc != SQLITE_OK) return r->rc;
+  ft_fail(ft_rc_sqlite(frc), "fenci: segmentation failed: %s",
+          fenci_tagger_errmsg(t->lex)[0] ? fenci_tagger_errmsg(t->lex) : fenci_rc_str(frc));
+  return ft_rc_sqlite(frc);
+}
+
+static int ft_doc_bound(const ft_tok *t, size_t off) { return (t->lb[off >> 3] >> (off & 7)) & 1; }
+
 /* Gives every main token at the head of the window whose words are
  * decided (all of them at_end).  0, or -1 on failure. */
 static int ft_doc_flush(ft_run *r, int at_end) {
@@ -791,6 +853,9 @@ static int ft_doc_flush(ft_run *r, int at_end) {
       if (w->flags & (FT_EV_CROSS | FT_EV_DROP)) continue;
       if (w->end <= k->end) {
         if (ft_numeral(r->text, w->start, w->end)) w->flags |= FT_EV_DROP;
+        else if (t->use_lex && w->start == k->start && w->end < k->end && ft_one_char(r->text, w->end, k->end, k->kind) &&
+                 !ft_doc_bound(t, w->end))
+          w->flags |= FT_EV_DROP; /* a word and a suffix (ft_doc_bounds) */
         continue;
       }
       if (single) {
@@ -1003,6 +1068,7 @@ static int ft_tokenize(Fts5Tokenizer *p, void *pctx, int flags, const char *text
       frc = fenci_segment(t->tagger, text, (size_t)ntext, ft_on_query_token, &r);
       if (frc == FENCI_OK) r.rc = ft_query_give(&r, (flags & FTS5_TOKENIZE_PREFIX) != 0);
     } else if (t->cross) {
+      if (t->use_lex && (r.rc = ft_doc_bounds(&r, text, (size_t)ntext)) != SQLITE_OK) return r.rc;
       frc = fenci_segment(t->tagger, text, (size_t)ntext, ft_on_doc_token, &r);
       if (frc == FENCI_OK && ft_doc_flush(&r, 1) < 0 && r.rc == SQLITE_OK) r.rc = SQLITE_ERROR;
     } else {

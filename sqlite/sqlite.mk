@@ -1,5 +1,6 @@
 # sqlite/sqlite.mk - the SQLite FTS5 tokenizer extension (included by the Makefile).
-#   make sqlite        $(BUILD)/sqlite/fenci_fts5.so and the C test program
+#   make sqlite        $(BUILD)/sqlite/fenci_fts5.so, the C test program and
+#                      fenci-sqlite (`fenci index`, `fenci search`)
 #                      (needs libsqlite3-dev: apt-get install libsqlite3-dev sqlite3)
 #   make bench-sqlite  sqlite/bench: recall and precision against unicode61,
 #                      trigram and one character a token; indexing speed,
@@ -12,6 +13,8 @@ _sqlite_saved_goal := $(.DEFAULT_GOAL)
 
 SQLITE_EXT    = $(BUILD)/sqlite/fenci_fts5.so
 SQLITE_TEST   = $(BUILD)/sqlite/test_fts5
+SQLITE_HELPER = $(dir $(BIN))fenci-sqlite
+SQLITE_HELPER_OBJ = $(BUILD)/sqlite/fenci_sqlite.o $(BUILD)/sqlite/fenci_index.o $(BUILD)/sqlite/fenci_search.o
 SQLITE_PY    ?= /usr/bin/python3
 # The extension sees only include/fenci.h, as any user of the library does.
 SQLITE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -Iinclude -fPIC -fvisibility=hidden \
@@ -20,10 +23,10 @@ SQLITE_HAVE  := $(shell printf '\043include <sqlite3ext.h>\n' | $(CC) -E -x c - 
 
 .PHONY: sqlite bench-sqlite
 
-sqlite: $(SQLITE_EXT) $(SQLITE_TEST)
+sqlite: $(SQLITE_EXT) $(SQLITE_TEST) $(SQLITE_HELPER)
 
 ifeq ($(SQLITE_HAVE),1)
-all: $(SQLITE_EXT)
+all: $(SQLITE_EXT) $(SQLITE_HELPER)
 endif
 
 $(BUILD)/sqlite/fenci_fts5.o: sqlite/fenci_fts5.c include/fenci.h
@@ -40,11 +43,37 @@ $(SQLITE_TEST): tests/sqlite/test_fts5.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -o $@ $< -lsqlite3 $(LDLIBS)
 
+# fenci-sqlite, the program `fenci index` and `fenci search` run, goes next to
+# the fenci binary (cli/helper.c looks there, then in $(PREFIX)/libexec/fenci).
+# It links the system SQLite, the tokenizer object above (registered with
+# sqlite3_auto_extension: no .so to find) and cli/common.o (model lookup,
+# options), so the fenci binary itself never links SQLite.
+
+$(SQLITE_HELPER_OBJ): $(BUILD)/sqlite/%.o: sqlite/%.c sqlite/fenci_sqlite.h cli/common.h include/fenci.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -Iinclude -c $< -o $@
+
+$(SQLITE_HELPER): $(SQLITE_HELPER_OBJ) $(BUILD)/sqlite/fenci_fts5.o $(BUILD)/cli/common.o $(BUILD)/libfenci.a
+	$(CC) $(CFLAGS) -o $@ $(SQLITE_HELPER_OBJ) $(BUILD)/sqlite/fenci_fts5.o $(BUILD)/cli/common.o $(BUILD)/libfenci.a -lsqlite3 $(LDLIBS)
+
+.PHONY: install-sqlite uninstall-sqlite clean-sqlite
+install: install-sqlite
+uninstall: uninstall-sqlite
+clean: clean-sqlite
+install-sqlite: $(if $(SQLITE_HAVE),$(SQLITE_HELPER))
+	@if [ -f $(SQLITE_HELPER) ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/libexec/fenci && \
+	  install -m 755 $(SQLITE_HELPER) $(DESTDIR)$(PREFIX)/libexec/fenci/fenci-sqlite; fi
+uninstall-sqlite:
+	rm -rf $(DESTDIR)$(PREFIX)/libexec/fenci
+clean-sqlite:
+	rm -f fenci-sqlite
+
 $(BUILD)/sqlite/tokbench: sqlite/bench/tokbench.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -o $@ $< -lsqlite3 $(LDLIBS)
 
-bench-sqlite: $(SQLITE_EXT) $(BUILD)/sqlite/tokbench
-	$(SQLITE_PY) sqlite/bench/bench.py --ext $(SQLITE_EXT) --data $(DATA) --build $(BUILD)
+bench-sqlite: $(SQLITE_EXT) $(BUILD)/sqlite/tokbench $(SQLITE_HELPER) $(BIN)
+	$(SQLITE_PY) sqlite/bench/bench.py --ext $(SQLITE_EXT) --data $(DATA) --build $(BUILD) --fenci ./$(BIN)
 
 .DEFAULT_GOAL := $(_sqlite_saved_goal)

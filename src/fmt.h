@@ -10,7 +10,7 @@
 #include "buf.h"
 
 #define FC_FMT_MAJOR 1
-#define FC_FMT_MINOR 1
+#define FC_FMT_MINOR 2
 #define FC_FMT_MAX_SECTIONS 64
 
 /* Little-endian readers over possibly unaligned bytes. */

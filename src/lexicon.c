@@ -350,6 +350,13 @@ fenci_rc fenci_lexicon_compile_ex(const char *src, size_t src_len, const char *c
     sec.len = 0;
   }
   {
+    /* the id covers everything added so far (LEXH is body 0) */
+    uint32_t id = fc_lexicon_id_add(0, "LEXH", w.body[0].data, FC_LEXH_ID_OFF), k2;
+    for (k2 = 1; k2 < w.n; k2++) id = fc_lexicon_id_add(id, w.tags[k2], w.body[k2].data, w.body[k2].len);
+    id = fc_lexicon_id_final(id);
+    for (k2 = 0; k2 < 4; k2++) w.body[0].data[FC_LEXH_ID_OFF + k2] = (uint8_t)(id >> (8 * k2));
+  }
+  {
     char meta[256];
     int k = snprintf(meta, sizeof meta, "kind=lexicon\nwords=%zu\ntags=%zu\ntotal_freq=%.0f\nbuilder=fenci %s\n", n,
                      ntags, total, fenci_version_string());
@@ -378,4 +385,22 @@ done:
   fc_free(a, tags);
   fc_free(a, ents);
   return rc;
+}
+
+int fc_lexicon_section(const char tag[4]) {
+  static const char tags[][4] = {{'L', 'E', 'X', 'T'}, {'L', 'E', 'X', '2'}, {'L', 'E', 'X', 'C'},
+                                 {'L', 'E', 'X', 'G'}, {'T', 'A', 'G', 'S'}, {'H', 'M', 'M', 'C'}};
+  size_t i;
+  for (i = 0; i < sizeof tags / sizeof tags[0]; i++)
+    if (!memcmp(tag, tags[i], 4)) return 1;
+  return 0;
+}
+
+uint32_t fc_lexicon_id_add(uint32_t crc, const char tag[4], const void *data, size_t size) {
+  uint8_t len[8];
+  size_t i;
+  for (i = 0; i < 8; i++) len[i] = (uint8_t)((uint64_t)size >> (8 * i));
+  crc = fc_crc32(crc, tag, 4);
+  crc = fc_crc32(crc, len, 8);
+  return fc_crc32(crc, data, size);
 }

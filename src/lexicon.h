@@ -35,4 +35,15 @@ typedef struct fc_lexh {
   float max_cost;     /* largest word cost in LEXC */
 } fc_lexh;
 
+/* The lexicon id (LEXH bytes 24..27): the CRC-32 of the lexicon's other
+ * sections (tags and bytes, in file order) and LEXH's first 24 bytes, never
+ * 0.  A trained model that references a lexicon file (section LREF) stores
+ * the id it was trained with, so a different lexicon is refused at open
+ * instead of silently giving wrong features; adding sections that are not
+ * part of the lexicon (keywords, taggers) to that file leaves it unchanged. */
+#define FC_LEXH_ID_OFF 24
+int fc_lexicon_section(const char tag[4]); /* 1 for LEXT LEX2 LEXC LEXG TAGS HMMC */
+uint32_t fc_lexicon_id_add(uint32_t crc, const char tag[4], const void *data, size_t size);
+static inline uint32_t fc_lexicon_id_final(uint32_t crc) { return crc ? crc : 1u; }
+
 #endif

@@ -10,6 +10,8 @@
 #include "chars.h"
 #include "lexicon.h"
 #include "model.h"
+#include "chain.h"
+#include "nertag.h"
 
 /* Unknown-word candidates: base cost and pruning limit, chosen on the dev
  * slices (PKU 1998-01-28..31 and the last 10% of MSRA train): base 4 gave
@@ -30,26 +32,119 @@ void fenci_model_free(fenci_model *m) {
   if (!m) return;
   a = m->a;
   fc_segmodel_free(m->seg, &a);
+  fc_free(&a, m->pos);
+  fc_free(&a, m->ner);
   fc_free(&a, (void *)m->tag_index);
   fc_free(&a, m->meta_copy);
   fc_free(&a, m->unk_lp);
   fc_free(&a, m->first);
   if (m->map.data) fc_unmap(&m->map);
+  if (m->lexmap.data) fc_unmap(&m->lexmap);
   fc_free(&a, m);
 }
 
-static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, char *err, size_t errlen) {
+/* LREF: a trained model that uses the lexicon of another file in its
+ * directory (docs/FORMAT.md): u32 lexicon id, u32 name length, the name. */
+#define FC_LREF_NAME_MAX 255
+
+static fenci_rc fc_lref_parse(const fc_section *r, uint32_t *id, const char **name, size_t *nlen, char *err,
+                              size_t errlen) {
+  size_t i, n;
+  if (r->size < 8 || (n = fc_rd32(r->data + 4)) == 0 || n > FC_LREF_NAME_MAX || n > r->size - 8) {
+    fc_errf(err, errlen, "LREF section is malformed");
+    return FENCI_BADFORMAT;
+  }
+  *id = fc_rd32(r->data);
+  *name = (const char *)r->data + 8;
+  *nlen = n;
+  /* a file name, not a path: the lexicon sits beside the model */
+  for (i = 0; i < n; i++)
+    if ((*name)[i] == '/' || (*name)[i] == 0 || (unsigned char)(*name)[i] < 0x20) break;
+  if (i < n || (n == 1 && (*name)[0] == '.') || (n == 2 && !memcmp(*name, "..", 2))) {
+    fc_errf(err, errlen, "LREF names no plain file name");
+    return FENCI_BADFORMAT;
+  }
+  return FENCI_OK;
+}
+
+/* When m->file references a lexicon file, maps it (as the model itself was
+ * mapped or read), checks its lexicon id and appends its sections that the
+ * model lacks (META excepted: the model's describes both) to m->file, so
+ * everything after this sees one set of sections. */
+static fenci_rc fc_model_attach_lexicon(fenci_model *m, const char *path, unsigned mapflags, char *err,
+                                        size_t errlen) {
+  const fc_section *r = fc_fmt_find(&m->file, "LREF"), *h;
+  const char *name, *slash;
+  size_t nlen, dlen, i;
+  uint32_t id, have;
+  char *lp;
+  fc_file lf;
+  fenci_rc rc;
+  if (!r) return FENCI_OK;
+  if (fc_fmt_find(&m->file, "LEXH")) {
+    fc_errf(err, errlen, "model has both a lexicon and a reference to one (LREF)");
+    return FENCI_BADFORMAT;
+  }
+  if ((rc = fc_lref_parse(r, &id, &name, &nlen, err, errlen)) != FENCI_OK) return rc;
+  if (!path) {
+    fc_errf(err, errlen,
+            "model uses the lexicon file '%.*s' beside it (LREF): open it with fenci_model_open, "
+            "not from a buffer", (int)nlen, name);
+    return FENCI_BADFORMAT;
+  }
+  slash = strrchr(path, '/');
+  dlen = slash ? (size_t)(slash - path) + 1 : 0;
+  lp = fc_malloc(&m->a, dlen + nlen + 1);
+  if (!lp) return FENCI_NOMEM;
+  memcpy(lp, path, dlen);
+  memcpy(lp + dlen, name, nlen);
+  lp[dlen + nlen] = 0;
+  {
+    char e1[400];
+    e1[0] = 0;
+    rc = fc_map_file(&m->lexmap, lp, mapflags, &m->a, e1, sizeof e1);
+    if (rc != FENCI_OK) fc_errf(err, errlen, "the lexicon it uses: %s", e1[0] ? e1 : fenci_rc_str(rc));
+  }
+  if (rc == FENCI_OK) {
+    char e2[200];
+    e2[0] = 0;
+    rc = fc_fmt_parse(&lf, m->lexmap.data, m->lexmap.size, m->verify_crc, e2, sizeof e2);
+    if (rc != FENCI_OK) fc_errf(err, errlen, "its lexicon %s: %s", lp, e2[0] ? e2 : fenci_rc_str(rc));
+  }
+  if (rc == FENCI_OK) {
+    h = fc_fmt_find(&lf, "LEXH");
+    have = h && h->size >= FC_LEXH_SIZE ? fc_rd32(h->data + FC_LEXH_ID_OFF) : 0;
+    if (fc_fmt_find(&lf, "LREF") || !h) {
+      fc_errf(err, errlen, "%s holds no lexicon of its own", lp);
+      rc = FENCI_BADFORMAT;
+    } else if (have != id) {
+      fc_errf(err, errlen,
+              "trained with the lexicon of id %08x, but %s has id %08x: put back the lexicon file it was "
+              "trained with, or retrain it",
+              (unsigned)id, lp, (unsigned)have);
+      rc = FENCI_BADFORMAT;
+    }
+  }
+  for (i = 0; rc == FENCI_OK && i < lf.n_sections; i++) {
+    const fc_section *s = &lf.sec[i];
+    if (!memcmp(s->tag, "META", 4) || fc_fmt_find(&m->file, s->tag)) continue;
+    if (m->file.n_sections >= FC_FMT_MAX_SECTIONS) {
+      fc_errf(err, errlen, "model and lexicon have more than %d sections together", FC_FMT_MAX_SECTIONS);
+      rc = FENCI_BADFORMAT;
+    } else
+      m->file.sec[m->file.n_sections++] = *s;
+  }
+  fc_free(&m->a, lp);
+  return rc;
+}
+
+/* Reads the (parsed, lexicon-attached) sections into m. */
+static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
   const fc_section *h, *t, *c, *g, *tg, *me;
   fenci_rc rc;
   uint32_t ntags;
   size_t i, k;
 
-  /* The body CRC is not verified here: over a 16 MB model it costs 5-10 ms,
-   * the whole start-up budget, while everything that could lead to a bad
-   * read (header CRC, every section bound, table sizes, trie and hash
-   * probes at lookup) is checked anyway.  fenci_model_check verifies it. */
-  rc = fc_fmt_parse(&m->file, buf, len, m->verify_crc, err, errlen);
-  if (rc != FENCI_OK) return rc;
   h = fc_fmt_find(&m->file, "LEXH");
   t = fc_fmt_find(&m->file, "LEXT");
   c = fc_fmt_find(&m->file, "LEXC");
@@ -145,6 +240,9 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
       if (rc != FENCI_OK) return rc;
     }
   }
+  /* keyword tables (optional): sizes checked against the lexicon here */
+  rc = fc_kwtable_view(&m->kw, &m->file, m->n_words, err, errlen);
+  if (rc != FENCI_OK) return rc;
   /* the trie node after each common Han character, so the scan skips
    * the first three (most frequent, least cache-friendly) steps */
   m->first = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 2 * sizeof *m->first);
@@ -172,6 +270,35 @@ static fenci_rc fc_model_init(fenci_model *m, const uint8_t *buf, size_t len, ch
     }
   }
   rc = fc_segmodel_load(&m->seg, &m->file, &m->a, err, errlen);
+  m->n_names = m->n_tags;
+  if (rc == FENCI_OK && (me = fc_fmt_find(&m->file, "POSM")) != NULL) {
+    /* the tagger's labels join the tag names (ids after the lexicon's) */
+    const char **ix;
+    uint32_t l;
+    if (!(m->pos = fc_malloc(&m->a, sizeof *m->pos))) return FENCI_NOMEM;
+    rc = fc_chain_view(m->pos, me, err, errlen);
+    if (rc != FENCI_OK) return rc;
+    ix = fc_realloc(&m->a, (void *)m->tag_index, (m->n_tags + 1 + m->pos->n_labels) * sizeof *ix);
+    if (!ix) return FENCI_NOMEM;
+    m->tag_index = ix;
+    for (l = 0; l < m->pos->n_labels; l++) {
+      const char *nm = m->pos->label[l];
+      uint16_t id = fc_model_tag_id(m, nm, strlen(nm));
+      if (!id) {
+        ix[++m->n_names] = nm;
+        id = (uint16_t)m->n_names;
+      }
+      m->pos_tag[l] = id;
+    }
+  }
+  if (rc == FENCI_OK && (me = fc_fmt_find(&m->file, "NERM")) != NULL) {
+    if (!(m->ner = fc_malloc(&m->a, sizeof *m->ner))) return FENCI_NOMEM;
+    rc = fc_chain_view(m->ner, me, err, errlen);
+    if (rc == FENCI_OK && m->ner->n_labels != FC_NER_N_LABELS) {
+      fc_errf(err, errlen, "NERM: %u labels, the recogniser has %d", (unsigned)m->ner->n_labels, FC_NER_N_LABELS);
+      rc = FENCI_BADFORMAT;
+    }
+  }
   return rc;
 }
 
@@ -198,7 +325,9 @@ fenci_rc fenci_model_from_buffer(fenci_model **out, const void *buf, size_t len,
     return FENCI_BADARG;
   }
   if (!(m = fc_model_alloc(a, err, errlen))) return FENCI_NOMEM;
-  rc = fc_model_init(m, buf, len, err, errlen);
+  rc = fc_fmt_parse(&m->file, buf, len, 0, err, errlen);
+  if (rc == FENCI_OK) rc = fc_model_attach_lexicon(m, NULL, 0, err, errlen);
+  if (rc == FENCI_OK) rc = fc_model_setup(m, err, errlen);
   if (rc != FENCI_OK) {
     if (rc == FENCI_NOMEM && err && errlen && !err[0]) fc_errf(err, errlen, "out of memory");
     fenci_model_free(m);
@@ -216,7 +345,7 @@ fenci_rc fenci_model_open_ex(fenci_model **out, const char *path, unsigned flags
                              size_t errlen) {
   fenci_model *m;
   fenci_rc rc;
-  char e2[256];
+  char e2[512];
   if (err && errlen) err[0] = 0;
   if (!out) return FENCI_BADARG;
   *out = NULL;
@@ -236,7 +365,14 @@ fenci_rc fenci_model_open_ex(fenci_model **out, const char *path, unsigned flags
     return rc;
   }
   e2[0] = 0;
-  rc = fc_model_init(m, m->map.data, m->map.size, e2, sizeof e2);
+  /* The body CRC is not verified by default: over a 16 MB model it costs
+   * 5-10 ms, the whole start-up budget, while everything that could lead to
+   * a bad read (header CRC, every section bound, table sizes, trie and hash
+   * probes at lookup) is checked anyway.  fenci_model_check verifies it. */
+  rc = fc_fmt_parse(&m->file, m->map.data, m->map.size, m->verify_crc, e2, sizeof e2);
+  if (rc == FENCI_OK)
+    rc = fc_model_attach_lexicon(m, path, (flags & FENCI_OPEN_READ) ? FC_MAP_READ : 0, e2, sizeof e2);
+  if (rc == FENCI_OK) rc = fc_model_setup(m, e2, sizeof e2);
   if (rc != FENCI_OK) {
     fc_errf(err, errlen, "%s: %s", path, e2[0] ? e2 : fenci_rc_str(rc));
     fenci_model_free(m);
@@ -248,6 +384,8 @@ fenci_rc fenci_model_open_ex(fenci_model **out, const char *path, unsigned flags
 
 size_t fenci_model_lexicon_size(const fenci_model *m) { return m ? m->n_words : 0; }
 int fenci_model_has_weights(const fenci_model *m) { return m && m->seg ? 1 : 0; }
+int fenci_model_has_pos(const fenci_model *m) { return m && m->pos ? 1 : 0; }
+int fenci_model_has_ner(const fenci_model *m) { return m && m->ner ? 1 : 0; }
 
 const char *fenci_model_meta(const fenci_model *m, size_t *len) {
   if (!m) {
@@ -259,7 +397,7 @@ const char *fenci_model_meta(const fenci_model *m, size_t *len) {
 }
 
 const char *fenci_tag_name(const fenci_model *m, uint16_t tag) {
-  if (!m || tag == 0 || tag > m->n_tags) return "";
+  if (!m || tag == 0 || tag > m->n_names) return "";
   return m->tag_index[tag];
 }
 
@@ -270,6 +408,22 @@ fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
   size_t i;
   if (rc != FENCI_OK) return rc;
   rc = fc_dat_check(&m->trie, err, errlen);
+  {
+    /* the lexicon id must be the lexicon's (0: compiled before ids) */
+    const fc_section *h = fc_fmt_find(&m->file, "LEXH");
+    uint32_t have = h->size >= FC_LEXH_SIZE ? fc_rd32(h->data + FC_LEXH_ID_OFF) : 0, id;
+    uint32_t j;
+    id = fc_lexicon_id_add(0, "LEXH", h->data, FC_LEXH_ID_OFF);
+    for (j = 0; j < m->file.n_sections; j++)
+      if (fc_lexicon_section(m->file.sec[j].tag))
+        id = fc_lexicon_id_add(id, m->file.sec[j].tag, m->file.sec[j].data, m->file.sec[j].size);
+    id = fc_lexicon_id_final(id);
+    if (rc == FENCI_OK && have && have != id) {
+      fc_errf(err, errlen, "%s: the lexicon id is %08x but its sections give %08x", path, (unsigned)have,
+              (unsigned)id);
+      rc = FENCI_BADFORMAT;
+    }
+  }
   for (i = 0; rc == FENCI_OK && i < m->n_words; i++) {
     float c = fc_rdf32((const uint8_t *)(m->cost + i));
     uint16_t t = fc_rd16((const uint8_t *)(m->tag + i));
@@ -288,7 +442,7 @@ fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
 /* The tag id of a tag name, or 0. */
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len) {
   size_t i;
-  for (i = 1; i <= m->n_tags; i++)
+  for (i = 1; i <= m->n_names; i++)
     if (strlen(m->tag_index[i]) == len && memcmp(m->tag_index[i], name, len) == 0) return (uint16_t)i;
   return 0;
 }

@@ -12,6 +12,7 @@
 #include "segmodel.h"
 #include "oov.h"
 #include "pairs.h"
+#include "kwtable.h"
 
 #define FC_UNK_LO 0x4E00u /* the unknown-word table covers the main CJK block */
 #define FC_UNK_HI 0x9FFFu
@@ -20,6 +21,7 @@
 struct fenci_model {
   fenci_alloc a;          /* allocator the model was opened with */
   fc_mapping map;         /* the file image when opened from a path */
+  fc_mapping lexmap;      /* the lexicon file's image when the model references one (LREF) */
   fc_file file;           /* parsed container */
   fc_dat trie;            /* LEXT: words -> word index */
   size_t n_words;         /* number of lexicon words */
@@ -39,7 +41,12 @@ struct fenci_model {
   double unk_cap;         /* candidates costing more are not proposed */
   float unk_min_e;        /* the smallest -log P(c | E) in the table: a bound for pruning */
   fc_segmodel *seg;       /* trained segmenter or NULL */
+  struct fc_chain *pos;   /* POSM: part-of-speech tagger or NULL */
+  struct fc_chain *ner;   /* NERM: name recogniser or NULL */
+  uint16_t pos_tag[64];   /* POS label -> tag id (fenci_tag_name) */
+  size_t n_names;         /* tag ids 1..n_names: the lexicon's n_tags, then POS tags it lacks */
   fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */
+  fc_kwtable kw;          /* KIDF, KSTP: keyword IDF values and stop words (each may be absent) */
   int verify_crc;         /* verify the body CRC while opening (FENCI_OPEN_VERIFY) */
   uint32_t *first;        /* FC_UNK_LO..FC_UNK_HI, two words each: the trie node after
                            * the character's three bytes (FC_NO_NODE when no word

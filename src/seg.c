@@ -13,34 +13,26 @@
 #include "alloc.h"
 #include "chars.h"
 #include "dict.h"
+#include "keywords.h"
 #include "lattice.h"
 #include "lookup.h"
 #include "model.h"
+#include "postag.h"
+#include "tagger.h"
 #include "units.h"
 
+#define FC_TAGGER_OPTS (FENCI_MODE_MASK | FENCI_OPT_FAST | FENCI_OPT_POS)
 #define FC_CHUNK (64 * 1024)
 #define FC_CHUNK_LOOKBACK 4096
 #define FC_CHUNK_OVERLAP 2048 /* tail of a soft-cut chunk that is segmented again */
 
-struct fenci_tagger {
-  const fenci_model *m;
-  fenci_dict *d;
-  unsigned opts;
-  fc_scan scan;
-  fc_lattice lat;
-  fc_segscratch *ss;
-  fc_tok *tok;        /* the tokens of a chunk */
-  uint8_t *tags;      /* BMES tags from the model */
-  size_t tcap;
-
-  char errmsg[200];
-};
 
 fenci_rc fenci_tagger_new(fenci_tagger **out, const fenci_model *m, unsigned opts) {
   fenci_tagger *t;
   if (!out) return FENCI_BADARG;
   *out = NULL;
-  if (!m || (opts & ~(unsigned)(FENCI_MODE_MASK | FENCI_OPT_FAST)) || (opts & FENCI_MODE_MASK) == FENCI_MODE_MASK)
+  if (!m || (opts & ~(unsigned)FC_TAGGER_OPTS) || (opts & FENCI_MODE_MASK) == FENCI_MODE_MASK ||
+      ((opts & FENCI_OPT_POS) && !m->pos))
     return FENCI_BADARG;
   t = fc_calloc(&m->a, 1, sizeof *t);
   if (!t) return FENCI_NOMEM;
@@ -59,12 +51,20 @@ void fenci_tagger_free(fenci_tagger *t) {
   if (t->ss) fc_segscratch_free(t->ss, a);
   fc_free(a, t->tok);
   fc_free(a, t->tags);
+  fc_pos_work_free(&t->pw, a);
+  fc_free(a, t->pwords);
+  fc_free(a, t->plab);
+  fc_entities_free(t);
   fc_free(a, t);
 }
 
 fenci_rc fenci_tagger_set_options(fenci_tagger *t, unsigned opts) {
-  if (!t || (opts & ~(unsigned)(FENCI_MODE_MASK | FENCI_OPT_FAST)) || (opts & FENCI_MODE_MASK) == FENCI_MODE_MASK)
+  if (!t || (opts & ~(unsigned)FC_TAGGER_OPTS) || (opts & FENCI_MODE_MASK) == FENCI_MODE_MASK)
     return FENCI_BADARG;
+  if ((opts & FENCI_OPT_POS) && !t->m->pos) {
+    snprintf(t->errmsg, sizeof t->errmsg, "the model has no part-of-speech tagger");
+    return FENCI_BADARG;
+  }
   t->opts = opts;
   return FENCI_OK;
 }
@@ -157,6 +157,85 @@ static fenci_rc fc_ensure_tokens(fenci_tagger *t, size_t n) {
   return FENCI_OK;
 }
 
+static fenci_rc fc_pos_room(fenci_tagger *t, size_t n) {
+  const fenci_alloc *a = &t->m->a;
+  void *p;
+  if (n <= t->pcap) return FENCI_OK;
+  n += n / 2 + 16;
+  if (!(p = fc_realloc(a, t->pwords, n * sizeof *t->pwords))) return FENCI_NOMEM;
+  t->pwords = p;
+  if (!(p = fc_realloc(a, t->plab, n))) return FENCI_NOMEM;
+  t->plab = p;
+  t->pcap = n;
+  return FENCI_OK;
+}
+
+/* Runs the POS tagger over t->pwords[0..n) into t->plab. */
+static fenci_rc fc_tag_run(fenci_tagger *t, size_t n) {
+  return fc_pos_tag(t->m, t->m->pos, &t->pw, t->pwords, n, t->plab, &t->m->a);
+}
+
+/* The tag id of word i after fc_tag_run: none for whitespace and invalid bytes. */
+static uint16_t fc_tag_id(const fenci_tagger *t, size_t i) {
+  uint16_t k = t->pwords[i].kind;
+  if (k == FENCI_KIND_SPACE || k == FENCI_KIND_INVALID || t->plab[i] >= t->m->pos->n_labels) return 0;
+  return t->m->pos_tag[t->plab[i]];
+}
+
+/* POS tags of the chunk's first nt tokens, in context, into their tag. */
+static fenci_rc fc_tag_chunk(fenci_tagger *t, const uint8_t *chunk, size_t nt) {
+  const fc_scan *s = &t->scan;
+  size_t k;
+  uint32_t from;
+  fenci_rc rc = fc_pos_room(t, nt + 1);
+  if (rc != FENCI_OK) return rc;
+  for (k = 0, from = 0; k < nt; k++) {
+    uint32_t to = t->tok[k].end;
+    fc_posword *w = &t->pwords[k];
+    w->s = chunk + s->u[from].start;
+    w->len = s->u[to - 1].end - s->u[from].start;
+    w->kind = to == from + 1 ? s->u[from].kind : FENCI_KIND_WORD;
+    from = to;
+  }
+  rc = fc_tag_run(t, nt);
+  if (rc == FENCI_OK)
+    for (k = 0; k < nt; k++) t->tok[k].tag = fc_tag_id(t, k);
+  return rc;
+}
+
+fenci_rc fenci_tag_words(fenci_tagger *t, const char *const *words, const size_t *lens, size_t n, uint16_t *tags) {
+  size_t i;
+  fenci_rc rc;
+  if (!t) return FENCI_BADARG;
+  t->errmsg[0] = 0;
+  if (!t->m->pos) {
+    snprintf(t->errmsg, sizeof t->errmsg, "the model has no part-of-speech tagger");
+    return FENCI_BADARG;
+  }
+  if (n && (!words || !lens || !tags)) {
+    snprintf(t->errmsg, sizeof t->errmsg, "fenci_tag_words: NULL array");
+    return FENCI_BADARG;
+  }
+  rc = fc_pos_room(t, n + 1);
+  if (rc != FENCI_OK) return rc;
+  for (i = 0; i < n; i++) {
+    uint8_t kind, cls;
+    uint32_t cp;
+    const uint8_t *s = (const uint8_t *)words[i];
+    if (!s && lens[i]) {
+      snprintf(t->errmsg, sizeof t->errmsg, "fenci_tag_words: word %zu is NULL", i);
+      return FENCI_BADARG;
+    }
+    t->pwords[i].s = s ? s : (const uint8_t *)"";
+    t->pwords[i].len = lens[i];
+    t->pwords[i].kind = lens[i] && fc_unit_len(s, lens[i], &kind, &cls, &cp) == lens[i] ? kind : FENCI_KIND_WORD;
+  }
+  rc = fc_tag_run(t, n);
+  for (i = 0; rc == FENCI_OK && i < n; i++) tags[i] = fc_tag_id(t, i);
+  if (rc != FENCI_OK) snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));
+  return rc;
+}
+
 /* Segments chunk[0..len) and emits its tokens.  With keep < len (a chunk cut
  * in the middle of running text) only the tokens ending at or before keep
  * are emitted, and *used says where they end: the rest is segmented again
@@ -247,6 +326,10 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
       nt = lastk;
       *used = s->u[t->tok[nt - 1].end - 1].end;
     }
+  }
+  if (t->opts & FENCI_OPT_POS) {
+    rc = fc_tag_chunk(t, chunk, nt);
+    if (rc != FENCI_OK) return rc;
   }
   for (k = 0, from = 0; k < nt; k++) {
     const fc_tok *tk = &t->tok[k];
@@ -350,3 +433,7 @@ fenci_rc fenci_segment_into(fenci_tagger *t, const char *text, size_t len, fenci
   }
   return rc;
 }
+
+/* For keywords.c, which segments through a tagger it cannot see into. */
+const fenci_model *fc_tagger_model(const fenci_tagger *t) { return t->m; }
+void fc_tagger_errset(fenci_tagger *t, const char *msg) { snprintf(t->errmsg, sizeof t->errmsg, "%s", msg); }

@@ -475,3 +475,12 @@ cut_batch = dt.cut_batch
 
 def initialize(dictionary=None):
     dt.initialize(dictionary)
+
+
+def __getattr__(name):
+    """fenci.analyse and fenci.posseg on first use, so that `import fenci as
+    jieba; jieba.analyse.extract_tags(...)` works without slowing the import."""
+    if name in ("analyse", "posseg"):
+        import importlib
+        return importlib.import_module("fenci." + name)
+    raise AttributeError("module 'fenci' has no attribute %r" % name)

@@ -706,6 +706,241 @@ done:
   return out;
 }
 
+
+/* ----------------------------------------------------------- keywords */
+
+/* KwDict(stop_words=(), idf_text=None): a frozen fenci_kwdict (extra stop
+ * words, and an IDF table in jieba's idf.txt format that replaces the
+ * model's).  Immutable once made, so calls without the GIL may share it;
+ * the Python layer makes a new one when its lists change. */
+typedef struct {
+  PyObject_HEAD
+  fenci_kwdict *d;
+} KwDictObject;
+
+static void KwDict_dealloc(KwDictObject *self) {
+  fenci_kwdict_free(self->d);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int KwDict_init(KwDictObject *self, PyObject *args, PyObject *kw) {
+  static char *kwl[] = {(char *)"stop_words", (char *)"idf_text", NULL};
+  PyObject *stops = NULL, *seq = NULL;
+  const char *idf = NULL;
+  Py_ssize_t idf_len = 0, i, n;
+  char err[256] = "";
+  fenci_rc rc;
+  if (self->d) {
+    PyErr_SetString(PyExc_RuntimeError, "KwDict already initialised");
+    return -1;
+  }
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oz#", kwl, &stops, &idf, &idf_len)) return -1;
+  if (fenci_kwdict_new(&self->d, &PY_ALLOC) != FENCI_OK) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  if (stops) {
+    seq = PySequence_Fast(stops, "stop_words must be a sequence of str");
+    if (!seq) return -1;
+    n = PySequence_Fast_GET_SIZE(seq);
+    for (i = 0; i < n; i++) {
+      Py_ssize_t wl;
+      const char *w = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(seq, i), &wl);
+      if (!w) {
+        Py_DECREF(seq);
+        return -1;
+      }
+      /* jieba takes any line; an empty or over-long one can match no word */
+      rc = fenci_kwdict_add_stop(self->d, w, (size_t)wl);
+      if (rc == FENCI_NOMEM) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+      }
+    }
+    Py_DECREF(seq);
+  }
+  if (idf) {
+    rc = fenci_kwdict_load_idf(self->d, idf, (size_t)idf_len, err, sizeof err);
+    if (rc != FENCI_OK) {
+      PyErr_Format(rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_ValueError, "fenci: %s",
+                   err[0] ? err : fenci_rc_str(rc));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static PyTypeObject KwDictType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fenci._fenci.KwDict",
+    .tp_basicsize = sizeof(KwDictObject),
+    .tp_dealloc = (destructor)KwDict_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "KwDict(stop_words=(), idf_text=None): extra stop words and an IDF table for keywords.",
+    .tp_init = (initproc)KwDict_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* The parsed keyword arguments shared by keywords() and keywords_tokens(). */
+typedef struct kwargs_ {
+  fenci_kw_opts o;
+  PyObject *dict; /* a KwDict (borrowed) or NULL */
+} kwargs_;
+
+/* (method, top_k, pos|None, flags, kwdict|None, window, damping, iterations) */
+static int kw_parse_opts(PyObject *t, kwargs_ *k) {
+  PyObject *pos, *d;
+  memset(k, 0, sizeof *k);
+  if (!PyArg_ParseTuple(t, "inOIOIdI", &k->o.method, &k->o.top_k, &pos, &k->o.flags, &d, &k->o.window,
+                        &k->o.damping, &k->o.iterations))
+    return -1;
+  if (pos != Py_None) {
+    k->o.pos = PyUnicode_AsUTF8(pos);
+    if (!k->o.pos) return -1;
+  }
+  if (d != Py_None) {
+    if (!PyObject_TypeCheck(d, &KwDictType) || !((KwDictObject *)d)->d) {
+      PyErr_SetString(PyExc_TypeError, "fenci: kwdict must be a KwDict");
+      return -1;
+    }
+    k->dict = d;
+    k->o.dict = ((KwDictObject *)d)->d;
+  }
+  return 0;
+}
+
+/* The keyword list: (word, weight, tag, kind, count) tuples. */
+static PyObject *kw_list(const fenci_model *m, const char *text, const fenci_keyword *kw, size_t n) {
+  PyObject *out = PyList_New((Py_ssize_t)n);
+  size_t i;
+  if (!out) return NULL;
+  for (i = 0; i < n; i++) {
+    PyObject *w = token_str(text + kw[i].start, kw[i].end - kw[i].start), *it;
+    if (!w) {
+      Py_DECREF(out);
+      return NULL;
+    }
+    it = Py_BuildValue("(NdssN)", w, kw[i].weight, fenci_tag_name(m, kw[i].tag),
+                       KIND_NAMES[kw[i].kind < 9 ? kw[i].kind : 8], PyLong_FromSize_t(kw[i].count));
+    if (!it) {
+      Py_DECREF(out);
+      return NULL;
+    }
+    PyList_SET_ITEM(out, (Py_ssize_t)i, it);
+  }
+  return out;
+}
+
+static int kw_text(PyObject *o, const char **text, Py_ssize_t *len) {
+  if (PyUnicode_Check(o)) {
+    *text = PyUnicode_AsUTF8AndSize(o, len);
+    return *text ? 0 : -1;
+  }
+  if (PyBytes_Check(o)) {
+    *text = PyBytes_AS_STRING(o);
+    *len = PyBytes_GET_SIZE(o);
+    return 0;
+  }
+  PyErr_Format(PyExc_TypeError, "fenci: text must be str or bytes, not %.100s", Py_TYPE(o)->tp_name);
+  return -1;
+}
+
+/* Runs the extraction twice at most: once with a guess, once with the
+ * size the first call reported. */
+#define KW_GUESS 64
+
+/* keywords(text, opts, (method, top_k, pos, flags, kwdict, window, damping,
+ * iterations)) -> [(word, weight, tag, kind, count)]: fenci_keywords on a
+ * pooled tagger, the GIL released. */
+static PyObject *Seg_keywords(SegObject *self, PyObject *args) {
+  PyObject *textobj, *ko, *out = NULL;
+  unsigned opts;
+  const char *text;
+  Py_ssize_t len;
+  kwargs_ k;
+  pooled p;
+  fenci_keyword small[KW_GUESS], *kw = small;
+  size_t n = 0, cap = KW_GUESS;
+  fenci_rc rc;
+  char msg[256] = "";
+  if (!PyArg_ParseTuple(args, "OIO!", &textobj, &opts, &PyTuple_Type, &ko)) return NULL;
+  if (kw_text(textobj, &text, &len) < 0 || kw_parse_opts(ko, &k) < 0) return NULL;
+  if (pool_get(self, opts, &p) < 0) return NULL;
+  Py_INCREF(textobj);
+  Py_XINCREF(k.dict);
+  Py_BEGIN_ALLOW_THREADS
+  rc = fenci_keywords(p.t, text, (size_t)len, &k.o, kw, cap, &n);
+  if (rc == FENCI_TOOSMALL) {
+    kw = PyMem_RawMalloc(n * sizeof *kw);
+    cap = n;
+    rc = kw ? fenci_keywords(p.t, text, (size_t)len, &k.o, kw, cap, &n) : FENCI_NOMEM;
+  }
+  if (rc != FENCI_OK) snprintf(msg, sizeof msg, "%s", fenci_tagger_errmsg(p.t));
+  Py_END_ALLOW_THREADS
+  pool_put(self, &p);
+  if (rc == FENCI_OK) out = kw_list(self->model->m, text, kw, n);
+  else
+    PyErr_Format(rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_ValueError, "fenci: %s",
+                 msg[0] ? msg : fenci_rc_str(rc));
+  if (kw != small) PyMem_RawFree(kw);
+  Py_XDECREF(k.dict);
+  Py_DECREF(textobj);
+  return out;
+}
+
+/* keywords_tokens(text_bytes, [(byte_start, byte_end, kind, tag_id, flags)],
+ * (options as keywords)) -> the same list: over tokens the Python layer
+ * changed (deleted user words). */
+static PyObject *Seg_keywords_tokens(SegObject *self, PyObject *args) {
+  PyObject *textobj, *toks, *ko, *seq, *out = NULL;
+  const char *text;
+  Py_ssize_t len, i, nt;
+  kwargs_ k;
+  fenci_token *tv = NULL;
+  fenci_keyword *kw = NULL;
+  size_t n = 0;
+  fenci_rc rc;
+  if (!PyArg_ParseTuple(args, "OOO!", &textobj, &toks, &PyTuple_Type, &ko)) return NULL;
+  if (kw_text(textobj, &text, &len) < 0 || kw_parse_opts(ko, &k) < 0) return NULL;
+  seq = PySequence_Fast(toks, "tokens must be a sequence");
+  if (!seq) return NULL;
+  nt = PySequence_Fast_GET_SIZE(seq);
+  tv = PyMem_RawMalloc((size_t)(nt ? nt : 1) * sizeof *tv);
+  if (!tv) {
+    Py_DECREF(seq);
+    return PyErr_NoMemory();
+  }
+  for (i = 0; i < nt; i++) {
+    Py_ssize_t bs, be;
+    unsigned kind, tag, flags;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "nnIII", &bs, &be, &kind, &tag, &flags)) goto done;
+    if (bs < 0 || be < bs || be > len) {
+      PyErr_SetString(PyExc_ValueError, "fenci: a token lies outside the text");
+      goto done;
+    }
+    tv[i].start = (size_t)bs;
+    tv[i].end = (size_t)be;
+    tv[i].kind = (uint16_t)kind;
+    tv[i].tag = (uint16_t)tag;
+    tv[i].flags = flags;
+  }
+  rc = fenci_keywords_tokens(self->model->m, text, (size_t)len, tv, (size_t)nt, &k.o, NULL, 0, &n);
+  if (rc == FENCI_TOOSMALL) {
+    kw = PyMem_RawMalloc(n * sizeof *kw);
+    rc = kw ? fenci_keywords_tokens(self->model->m, text, (size_t)len, tv, (size_t)nt, &k.o, kw, n, &n)
+            : FENCI_NOMEM;
+  }
+  if (rc == FENCI_OK) out = kw_list(self->model->m, text, kw, n);
+  else
+    PyErr_Format(rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_ValueError,
+                 "fenci: keywords: %s (a model without an IDF table, or bad options)", fenci_rc_str(rc));
+done:
+  PyMem_RawFree(kw);
+  PyMem_RawFree(tv);
+  Py_DECREF(seq);
+  return out;
+}
+
 static PyObject *Seg_tag_name(SegObject *self, PyObject *arg) {
   long id = PyLong_AsLong(arg);
   if (id == -1 && PyErr_Occurred()) return NULL;
@@ -719,6 +954,10 @@ static PyMethodDef Seg_methods[] = {
     {"cut_batch", (PyCFunction)Seg_cut_batch, METH_VARARGS,
      "cut_batch(texts, opts, threads=1) -> list of lists of words"},
     {"tag_name", (PyCFunction)Seg_tag_name, METH_O, "tag_name(id) -> str"},
+    {"keywords", (PyCFunction)Seg_keywords, METH_VARARGS,
+     "keywords(text, opts, (method, top_k, pos, flags, kwdict, window, damping, iterations)) -> list"},
+    {"keywords_tokens", (PyCFunction)Seg_keywords_tokens, METH_VARARGS,
+     "keywords_tokens(text, [(bs, be, kind, tag_id, flags)], options) -> list"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject SegType = {
@@ -738,11 +977,17 @@ static struct PyModuleDef fenci_module = {PyModuleDef_HEAD_INIT, "fenci._fenci",
 PyMODINIT_FUNC PyInit__fenci(void);
 PyMODINIT_FUNC PyInit__fenci(void) {
   PyObject *m;
-  if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SegType) < 0) return NULL;
+  if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SegType) < 0 || PyType_Ready(&KwDictType) < 0) return NULL;
   m = PyModule_Create(&fenci_module);
   if (!m) return NULL;
   if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0 ||
       PyModule_AddObjectRef(m, "Segmenter", (PyObject *)&SegType) < 0 ||
+      PyModule_AddObjectRef(m, "KwDict", (PyObject *)&KwDictType) < 0 ||
+      PyModule_AddIntConstant(m, "KW_TFIDF", FENCI_KW_TFIDF) < 0 ||
+      PyModule_AddIntConstant(m, "KW_TEXTRANK", FENCI_KW_TEXTRANK) < 0 ||
+      PyModule_AddIntConstant(m, "KW_BY_TAG", FENCI_KW_BY_TAG) < 0 ||
+      PyModule_AddIntConstant(m, "KW_NO_DEFAULT_STOP", FENCI_KW_NO_DEFAULT_STOP) < 0 ||
+      PyModule_AddIntConstant(m, "KW_NUMBERS", FENCI_KW_NUMBERS) < 0 ||
       PyModule_AddIntConstant(m, "MODE_DEFAULT", FENCI_MODE_DEFAULT) < 0 ||
       PyModule_AddIntConstant(m, "MODE_SEARCH", FENCI_MODE_SEARCH) < 0 ||
       PyModule_AddIntConstant(m, "MODE_ALL", FENCI_MODE_ALL) < 0 ||

@@ -80,6 +80,29 @@ def build_index(ext, path, dbpath, tokenize):
     return {"rows": len(lines), "bytes": nbytes, "wall": w1 - w0, "cpu": c1 - c0, "db_bytes": os.path.getsize(dbpath)}
 
 
+def fenci_index(a, path, out, say):
+    """`fenci index` on the same text: the whole tool (reading, one row a
+    line, commits every 8 MB), a new database each time."""
+    helper = os.path.join(os.path.dirname(os.path.abspath(a.fenci)), "fenci-sqlite")
+    if not (os.path.exists(a.fenci) and os.path.exists(helper)):
+        log("bench-sqlite: no %s: fenci index not measured" % helper)
+        return
+    log("bench-sqlite: fenci index")
+    dbp = os.path.join(out, "fenci-index.db")
+    for f in (dbp, dbp + "-journal"):
+        if os.path.exists(f):
+            os.remove(f)
+    r0 = os.times()
+    w0 = time.perf_counter()
+    subprocess.run([a.fenci, "index", "-q", dbp, path], check=True)
+    w1 = time.perf_counter()
+    r1 = os.times()
+    cpu = (r1.children_user - r0.children_user) + (r1.children_system - r0.children_system)
+    mb = os.path.getsize(path) / 1e6
+    say("| `fenci index` (the tool: reads the file, one row a line, a commit every 8 MB; database %.0f MB) | `%s index -q DB %s` | %.2f | %.2f | %.2f | %.2f |"
+        % (os.path.getsize(dbp) / 1e6, a.fenci, path, w1 - w0, cpu, mb / (w1 - w0), mb / cpu))
+
+
 def latency(ext, dbpath, queries):
     db = sqlite3.connect(dbpath)
     db.enable_load_extension(True)
@@ -110,6 +133,7 @@ def main():
     ap.add_argument("--queries", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2005)
     ap.add_argument("--rounds", type=int, default=3, help="tokenizer throughput: best of this many runs")
+    ap.add_argument("--fenci", default="./fenci", help="the fenci tool, for `fenci index` (skipped when absent)")
     a = ap.parse_args()
     ext = os.path.abspath(a.ext)
     out = os.path.join(a.build, "sqlite", "bench")
@@ -169,6 +193,7 @@ def main():
         say("| FTS5 index, tokenize='%s' (%d rows, one transaction; database %.0f MB) | `bench.py: INSERT INTO docs(body) VALUES (?)` | %.2f | %.2f | %.2f | %.2f |"
             % (tok, r["rows"], r["db_bytes"] / 1e6, r["wall"], r["cpu"], r["bytes"] / 1e6 / r["wall"],
                r["bytes"] / 1e6 / r["cpu"]))
+    fenci_index(a, path, out, say)
     say()
 
     # 3. latency

@@ -18,6 +18,19 @@ int fc_corpus_format(const char *name) {
 void fc_corpus_init(fc_corpus *c, const fenci_alloc *a) {
   memset(c, 0, sizeof *c);
   c->a = fc_alloc_resolve(a);
+  c->n_tagnames = 1;
+}
+
+/* The index of tag name t[0..n), added when new; 0 for none or too many. */
+static uint8_t fc_corpus_tag(fc_corpus *c, const char *t, size_t n) {
+  size_t i;
+  if (n == 0 || n >= sizeof c->tagname[0]) return 0;
+  for (i = 1; i < c->n_tagnames; i++)
+    if (strlen(c->tagname[i]) == n && !memcmp(c->tagname[i], t, n)) return (uint8_t)i;
+  if (c->n_tagnames >= FC_CORPUS_MAX_TAGS) return 0;
+  memcpy(c->tagname[c->n_tagnames], t, n);
+  c->tagname[c->n_tagnames][n] = 0;
+  return (uint8_t)c->n_tagnames++;
 }
 
 void fc_corpus_free(fc_corpus *c) {
@@ -25,6 +38,8 @@ void fc_corpus_free(fc_corpus *c) {
   fc_free(&c->a, c->sent);
   fc_free(&c->a, c->sent_w);
   fc_free(&c->a, c->wend);
+  fc_free(&c->a, c->wtag);
+  fc_free(&c->a, c->wne);
   fc_corpus_init(c, &c->a);
 }
 
@@ -57,6 +72,7 @@ fenci_rc fc_corpus_parse(fc_corpus *c, const char *text, size_t len, int format,
   size_t pos = 0, line_no = 0;
   if (format < FC_CORPUS_SEG || format > FC_CORPUS_MSR) return FENCI_BADARG;
   if (fc_corpus_start(c)) return FENCI_NOMEM;
+  c->format = format;
   if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) pos = 3;
   while (pos < len) {
     const char *nl = memchr(text + pos, '\n', len - pos);
@@ -66,8 +82,10 @@ fenci_rc fc_corpus_parse(fc_corpus *c, const char *text, size_t len, int format,
       fc_errf(err, errlen, "line %zu: too long", line_no);
       return FENCI_BADFORMAT;
     }
+    size_t open_at = (size_t)-1; /* first word of an open [ bracket */
     while (p < end) {
-      size_t ws, we, i;
+      size_t ws, we, i, ts = 0, te = 0, bs = 0, be = 0;
+      int opens = 0;
       while (p < end && fc_corpus_isspace((unsigned char)text[p])) p++;
       if (p >= end) break;
       ws = p;
@@ -77,13 +95,28 @@ fenci_rc fc_corpus_parse(fc_corpus *c, const char *text, size_t len, int format,
         continue;
       if (format != FC_CORPUS_SEG) {
         size_t slash = we;
-        if (format == FC_CORPUS_PD && text[ws] == '[' && we - ws > 1) ws++;
+        if (format == FC_CORPUS_PD && text[ws] == '[' && we - ws > 1) {
+          ws++;
+          opens = 1;
+        }
         for (i = we; i > ws; i--)
           if (text[i - 1] == '/') {
             slash = i - 1;
             break;
           }
-        if (slash > ws) we = slash; /* a token "/" alone stays a word */
+        if (slash > ws) {
+          /* a token "/" alone stays a word */
+          ts = slash + 1;
+          te = we;
+          we = slash;
+          for (i = ts; i < te; i++)
+            if (text[i] == ']') {
+              bs = i + 1;
+              be = te;
+              te = i;
+              break;
+            }
+        }
       }
       for (i = ws; i < we;) {
         uint32_t cp;
@@ -100,8 +133,23 @@ fenci_rc fc_corpus_parse(fc_corpus *c, const char *text, size_t len, int format,
         if (fc_grow(&c->a, &w, &c->cap_w, c->n_words + 1, sizeof *c->wend)) return FENCI_NOMEM;
         c->wend = w;
       }
+      {
+        void *t = c->wtag, *n = c->wne;
+        if (fc_grow(&c->a, &t, &c->cap_wt, c->n_words + 1, 1)) return FENCI_NOMEM;
+        c->wtag = t;
+        if (fc_grow(&c->a, &n, &c->cap_wn, c->n_words + 1, 1)) return FENCI_NOMEM;
+        c->wne = n;
+      }
       memcpy(c->text + c->text_len, text + ws, we - ws);
       c->text_len += we - ws;
+      c->wtag[c->n_words] = fc_corpus_tag(c, text + ts, te - ts);
+      c->wne[c->n_words] = 0;
+      if (opens) open_at = c->n_words;
+      if (bs && open_at != (size_t)-1) {
+        uint8_t bt = fc_corpus_tag(c, text + bs, be - bs);
+        for (i = open_at; i <= c->n_words; i++) c->wne[i] = (uint8_t)(bt | (i == open_at ? FC_CORPUS_NE_FIRST : 0));
+        open_at = (size_t)-1;
+      }
       c->wend[c->n_words++] = (uint32_t)(c->text_len - sent_start);
       nw++;
     }

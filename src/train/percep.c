@@ -23,6 +23,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "feat.h"
+#include "lexicon.h"
 #include "model.h"
 #include "segmodel.h"
 #include "train/train.h"
@@ -1259,8 +1260,8 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
   return rc;
 }
 
-fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, const fenci_alloc *a,
-                              uint8_t **out, size_t *out_len, char *err, size_t errlen) {
+fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, const char *lex_ref,
+                              const fenci_alloc *a, uint8_t **out, size_t *out_len, char *err, size_t errlen) {
   const fc_file *f = fc_model_file(lex);
   fc_writer w;
   fc_buf meta;
@@ -1270,11 +1271,30 @@ fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, 
   fenci_rc rc = FENCI_OK;
   fc_writer_init(&w, a);
   fc_buf_init(&meta, a);
+  if (lex_ref) {
+    const fc_section *h = fc_fmt_find(f, "LEXH");
+    uint32_t id = h && h->size >= FC_LEXH_SIZE ? fc_rd32(h->data + FC_LEXH_ID_OFF) : 0;
+    size_t n = strlen(lex_ref);
+    fc_buf ref;
+    if (!id || n == 0 || n > 255 || strchr(lex_ref, '/')) {
+      fc_errf(err, errlen, !id ? "the lexicon has no id (compiled by an older fenci): recompile it"
+                               : "the lexicon reference must be a plain file name");
+      fc_writer_free(&w);
+      return FENCI_BADARG;
+    }
+    fc_buf_init(&ref, a);
+    if (fc_buf_u32(&ref, id) || fc_buf_u32(&ref, (uint32_t)n) || fc_buf_put(&ref, lex_ref, n))
+      rc = FENCI_NOMEM;
+    else
+      rc = fc_writer_add(&w, "LREF", ref.data, ref.len);
+    fc_buf_free(&ref);
+  }
   for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
     const fc_section *sec = &f->sec[i];
     if (!memcmp(sec->tag, "SEGH", 4) || !memcmp(sec->tag, "SEGW", 4) || !memcmp(sec->tag, "SEGL", 4) ||
-        !memcmp(sec->tag, "META", 4))
+        !memcmp(sec->tag, "META", 4) || !memcmp(sec->tag, "LREF", 4))
       continue;
+    if (lex_ref) continue; /* referenced, not copied */
     rc = fc_writer_add(&w, sec->tag, sec->data, sec->size);
   }
   if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGH", r->segh, r->segh_len);

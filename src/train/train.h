@@ -16,6 +16,9 @@ enum {
   FC_CORPUS_MSR      /* MSRA NER wordtag: word/tag separated by spaces */
 };
 
+#define FC_CORPUS_MAX_TAGS 128
+#define FC_CORPUS_NE_FIRST 0x80
+
 /* A segmented corpus: sentences (one per non-empty line) concatenated in
  * text, with the byte offsets of word ends. */
 typedef struct fc_corpus {
@@ -27,6 +30,14 @@ typedef struct fc_corpus {
   uint32_t *wend;      /* word end offsets, relative to their sentence's start */
   size_t n_sent, n_words;
   size_t cap_text, cap_sent, cap_sent_w, cap_w; /* allocated sizes */
+  /* the words' tags (pd: POS, msr: nr/ns/nt/o; index into tagname, 0 =
+   * none) and, pd only, the bracketed compounds ([...]nt): wne is the
+   * bracket's tag index, | FC_CORPUS_NE_FIRST on its first word, 0 outside */
+  uint8_t *wtag, *wne;
+  size_t cap_wt, cap_wn;
+  char tagname[FC_CORPUS_MAX_TAGS][8]; /* tagname[0] = "" */
+  size_t n_tagnames;
+  int format;          /* FC_CORPUS_* of the last parse */
 } fc_corpus;
 
 /* "seg"/"ctb"/"sighan" -> FC_CORPUS_SEG, "pd" -> PD, "msr" -> MSR; -1 if unknown. */
@@ -81,9 +92,32 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
 void fc_train_result_free(fc_train_result *r, const fenci_alloc *a);
 
 /* A model file image: lex's sections (any old SEGH/SEGW/META dropped), the
- * result's SEGH and SEGW, and META = lex's META followed by the result's. */
-fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, const fenci_alloc *a,
-                              uint8_t **out, size_t *out_len, char *err, size_t errlen);
+ * result's SEGH and SEGW, and META = lex's META followed by the result's.
+ * With lex_ref (a file name), the lexicon is not copied: an LREF section
+ * names that file, looked for beside the model, and lex's lexicon id. */
+fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, const char *lex_ref,
+                              const fenci_alloc *a, uint8_t **out, size_t *out_len, char *err, size_t errlen);
+
+/* Trains the part-of-speech tagger (postag.h) on train's words and tags
+ * (format pd), with lex's lexicon for the features, keeping the iteration
+ * of best tag accuracy on dev's words.  *sec is a POSM section. */
+fenci_rc fc_train_pos(const fenci_model *lex, const fc_corpus *train, const fc_corpus *dev, const fc_train_opts *o,
+                      const fenci_alloc *a, uint8_t **sec, size_t *sec_len, double *dev_acc, int *best_iter,
+                      char *err, size_t errlen);
+
+/* Trains the name recogniser (nertag.h) on the entities of the n_train
+ * corpora (format msr or pd), keeping the iteration of best entity F1 on
+ * dev.  *sec is a NERM section. */
+fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, size_t n_train, const fc_corpus *dev,
+                      const fc_train_opts *o, const fenci_alloc *a, uint8_t **sec, size_t *sec_len, double *dev_f1,
+                      int *best_iter, char *err, size_t errlen);
+
+/* A model file image: lex's sections with section tag replaced by (or
+ * added as) data, and META = lex's META followed by meta (or nothing).
+ * lex must hold its lexicon (no LREF). */
+fenci_rc fc_train_write_section(const fenci_model *lex, const char tag[4], const uint8_t *data, size_t len,
+                                const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len, char *err,
+                                size_t errlen);
 
 /* Word-level scores of a segmentation against gold (both as word end
  * offsets of the same text). */

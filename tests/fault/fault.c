@@ -376,7 +376,8 @@ static void ft_reference(ft_ctx *c, fenci_dict *d, ft_toks *out) {
 
 static void ft_model(const char *path, const char *dict_text, size_t dict_len, const char *dict_path, int first) {
   static const unsigned all_opts[] = {FENCI_MODE_DEFAULT, FENCI_MODE_SEARCH, FENCI_MODE_ALL, FENCI_OPT_FAST,
-                                      FENCI_MODE_SEARCH | FENCI_OPT_FAST};
+                                      FENCI_MODE_SEARCH | FENCI_OPT_FAST, FENCI_OPT_POS,
+                                      FENCI_OPT_POS | FENCI_MODE_SEARCH};
   ft_ctx c;
   size_t len = 0, i;
   char *raw = ft_read(path, &len);
@@ -384,6 +385,7 @@ static void ft_model(const char *path, const char *dict_text, size_t dict_len, c
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   long blocks0;
   long long bytes0;
+  int by_path;
   if (!raw) {
     FT_FAIL("cannot read %s", path);
     return;
@@ -395,14 +397,24 @@ static void ft_model(const char *path, const char *dict_text, size_t dict_len, c
   c.text = ft_text(&c.text_len);
   c.dict_text = dict_text;
   c.dict_len = dict_len;
-  snprintf(name, sizeof name, "model_from_buffer %s", base);
-  ft_loop(name, op_from_buffer, &c);
+  {
+    /* a model that references its lexicon file (LREF) opens only by path */
+    fenci_model *probe = NULL;
+    by_path = fenci_model_from_buffer(&probe, c.img, c.img_len, NULL, err, sizeof err) != FENCI_OK &&
+              strstr(err, "LREF") != NULL;
+    fenci_model_free(probe);
+  }
+  if (!by_path) {
+    snprintf(name, sizeof name, "model_from_buffer %s", base);
+    ft_loop(name, op_from_buffer, &c);
+  }
   snprintf(name, sizeof name, "model_open %s", base);
   ft_loop(name, op_open, &c);
 
   blocks0 = ft_state.live_blocks;
   bytes0 = ft_state.live_bytes;
-  if (fenci_model_from_buffer(&c.m, c.img, c.img_len, &ft_a, err, sizeof err) != FENCI_OK) {
+  if ((by_path ? fenci_model_open(&c.m, path, &ft_a, err, sizeof err)
+               : fenci_model_from_buffer(&c.m, c.img, c.img_len, &ft_a, err, sizeof err)) != FENCI_OK) {
     FT_FAIL("%s: %s", path, err);
     free(raw);
     return;
@@ -414,10 +426,12 @@ static void ft_model(const char *path, const char *dict_text, size_t dict_len, c
     const char *mode;
     c.opts = all_opts[i];
     if ((c.opts & FENCI_OPT_FAST) && !fenci_model_has_weights(c.m)) continue; /* same path as without */
+    if ((c.opts & FENCI_OPT_POS) && !fenci_model_has_pos(c.m)) continue;
     mode = (c.opts & FENCI_MODE_MASK) == FENCI_MODE_SEARCH ? "search" : (c.opts & FENCI_MODE_MASK) == FENCI_MODE_ALL ? "all" : "default";
     ft_reference(&c, NULL, &ref);
     c.expect = &ref;
-    snprintf(name, sizeof name, "tagger_new+segment %s%s %s", mode, (c.opts & FENCI_OPT_FAST) ? "+fast" : "", base);
+    snprintf(name, sizeof name, "tagger_new+segment %s%s%s %s", mode, (c.opts & FENCI_OPT_FAST) ? "+fast" : "",
+             (c.opts & FENCI_OPT_POS) ? "+pos" : "", base);
     ft_loop(name, op_tagger_segment, &c);
     if (i == 0) {
       snprintf(name, sizeof name, "segment_into %s", base);
@@ -452,7 +466,8 @@ static void ft_model(const char *path, const char *dict_text, size_t dict_len, c
     fenci_model *m2 = NULL;
     c.opts = FENCI_MODE_DEFAULT;
     ft_reference(&c, NULL, &a);
-    if (fenci_model_from_buffer(&m2, c.img, c.img_len, NULL, err, sizeof err) == FENCI_OK) {
+    if ((by_path ? fenci_model_open(&m2, path, NULL, err, sizeof err)
+                 : fenci_model_from_buffer(&m2, c.img, c.img_len, NULL, err, sizeof err)) == FENCI_OK) {
       fenci_model *keep = c.m;
       c.m = m2;
       ft_reference(&c, NULL, &b);

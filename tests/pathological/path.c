@@ -192,8 +192,17 @@ typedef struct pt_job {
  * that no run finds its input in the cache: a 1 MB input read again and
  * again stays in the cache, a 10 MB one does not, and the ratio of the two
  * would then measure the cache rather than the algorithm. */
-static double pt_time_segment(fenci_tagger *t, const char *text, size_t text_len, size_t len, int runs, size_t *ntok,
-                              int *err) {
+/* A job flag of this test only: time fenci_entities instead of fenci_segment. */
+#define PT_ENTITIES 0x10000u
+
+static int pt_count_entity(void *ctx, const fenci_entity *e) {
+  (void)e;
+  ++*(size_t *)ctx;
+  return 0;
+}
+
+static double pt_time_segment(fenci_tagger *t, int entities, const char *text, size_t text_len, size_t len, int runs,
+                              size_t *ntok, int *err) {
   double best = 1e30;
   int r;
   double spent = 0;
@@ -204,7 +213,9 @@ static double pt_time_segment(fenci_tagger *t, const char *text, size_t text_len
     double t0, dt;
     while (off > 0 && ((unsigned char)text[off] & 0xC0) == 0x80) off--; /* a character start */
     t0 = pt_now();
-    if (fenci_segment(t, text + off, len, pt_count, &n) != FENCI_OK) *err = 1;
+    if ((entities ? fenci_entities(t, text + off, len, pt_count_entity, &n)
+                  : fenci_segment(t, text + off, len, pt_count, &n)) != FENCI_OK)
+      *err = 1;
     dt = pt_now() - t0;
     spent += dt;
     if (dt < best) best = dt;
@@ -217,7 +228,7 @@ static void pt_run_job(pt_job *j) {
   fenci_tagger *t = NULL;
   int attempt, err = 0;
   j->t1 = j->t10 = 1e30;
-  if (fenci_tagger_new(&t, j->m, j->opts) != FENCI_OK) {
+  if (fenci_tagger_new(&t, j->m, j->opts & ~PT_ENTITIES) != FENCI_OK) {
     j->failed = 1;
     snprintf(j->note, sizeof j->note, "tagger_new failed");
     return;
@@ -225,8 +236,9 @@ static void pt_run_job(pt_job *j) {
   /* the minimum over all runs is the time least disturbed by other load;
    * a failing ratio gets two more attempts with more runs */
   for (attempt = 0; attempt < 3; attempt++) {
-    double a1 = pt_time_segment(t, j->in->big, j->in->big_len, j->in->small_len, 3 + 2 * attempt, &j->n1, &err);
-    double a10 = pt_time_segment(t, j->in->big, j->in->big_len, j->in->big_len, 1 + attempt, &j->n10, &err);
+    int ent = (j->opts & PT_ENTITIES) != 0;
+    double a1 = pt_time_segment(t, ent, j->in->big, j->in->big_len, j->in->small_len, 3 + 2 * attempt, &j->n1, &err);
+    double a10 = pt_time_segment(t, ent, j->in->big, j->in->big_len, j->in->big_len, 1 + attempt, &j->n10, &err);
     if (a1 < j->t1) j->t1 = a1;
     if (a10 < j->t10) j->t10 = a10;
     j->ratio = j->t10 / (j->t1 > 1e-6 ? j->t1 : 1e-6);
@@ -265,6 +277,8 @@ static void *pt_worker(void *arg) {
 
 static const char *pt_mode_name(unsigned opts) {
   static const char *const names[] = {"default", "search", "all"};
+  if (opts & PT_ENTITIES) return "entities";
+  if (opts & FENCI_OPT_POS) return "pos";
   static const char *const fast[] = {"fast", "fast search", "fast all"};
   return (opts & FENCI_OPT_FAST ? fast : names)[opts & FENCI_MODE_MASK];
 }
@@ -386,7 +400,7 @@ int main(int argc, char **argv) {
     in->big_len = in->gen(in->big, 10 * PT_MB / pt_scale, in->arg);
     in->small_len = PT_MB / pt_scale; /* slices of big (pt_time_segment) */
   }
-  jobs = calloc(nm * PT_NINPUTS * 6 + 1, sizeof *jobs);
+  jobs = calloc(nm * PT_NINPUTS * 6 + 2 * PT_NINPUTS + 1, sizeof *jobs);
   if (!jobs) return 2;
   for (k = 0; k < nm; k++) {
     static const unsigned opts[6] = {FENCI_MODE_DEFAULT, FENCI_MODE_SEARCH, FENCI_MODE_ALL,
@@ -402,6 +416,22 @@ int main(int argc, char **argv) {
         nj++;
       }
   }
+  /* POS tags and entities, with the first model that has both, on every
+   * third pattern (they cost several times a segmentation) */
+  for (k = 0; k < nm; k++)
+    if (fenci_model_has_pos(models[k]) && fenci_model_has_ner(models[k]) && fenci_model_has_weights(models[k])) {
+      for (i = 0; i < PT_NINPUTS; i += 3) {
+        unsigned o;
+        for (o = 0; o < 2; o++) {
+          jobs[nj].m = models[k];
+          jobs[nj].mname = names[k];
+          jobs[nj].opts = o ? PT_ENTITIES : FENCI_OPT_POS;
+          jobs[nj].in = &pt_inputs[i];
+          nj++;
+        }
+      }
+      break;
+    }
   printf("pathological inputs: time(10 MB) / time(1 MB) must be <= %.0f%s (sizes / %zu, %d threads, %zu cases)\n",
          PT_RATIO, pt_scale == 1 ? ", and 10 MB under 10 s" : "", pt_scale, threads, nj);
   fflush(stdout);

@@ -2,8 +2,10 @@
 # tests/sqlite/run.sh - the FTS5 extension (sqlite/fenci_fts5.c) against the
 # system's SQLite: from C (test_fts5.c, -lsqlite3), from Python's sqlite3
 # module (test_fts5.py) and in the sqlite3 shell (shell.sql, its output
-# compared with shell.expect).  Builds the extension with $MAKE (make check
-# passes its own, so make asan / make ubsan test their builds).
+# compared with shell.expect); then `fenci index` and `fenci search`
+# (test_index.py, which needs the shipped default model).  Builds the
+# extension and fenci-sqlite (next to $FENCI) with $MAKE (make check passes
+# its own, so make asan / make ubsan test their builds).
 # Needs libsqlite3-dev and sqlite3: installed with apt-get when missing and
 # running as root; otherwise the test says SKIP and passes.
 # SQLITE_PY is the Python (default /usr/bin/python3: Debian's has
@@ -29,9 +31,9 @@ san=""
 if nm "$lib" 2>/dev/null | grep -q '__asan_'; then san="-fsanitize=address -fno-omit-frame-pointer"; fi
 if nm "$lib" 2>/dev/null | grep -q '__ubsan_handle'; then san="$san -fsanitize=undefined -fno-sanitize-recover=all"; fi
 if [ -n "${MAKEFLAGS:-}" ] || [ -z "$san" ]; then
-  $MAKE --no-print-directory -s BUILD="$BUILD" sqlite
+  $MAKE --no-print-directory -s BUILD="$BUILD" BIN="$FENCI" sqlite
 else
-  $MAKE --no-print-directory -s BUILD="$BUILD" CFLAGS="-O1 -g $san" LDLIBS="-lm -lpthread $san" sqlite
+  $MAKE --no-print-directory -s BUILD="$BUILD" BIN="$FENCI" CFLAGS="-O1 -g $san" LDLIBS="-lm -lpthread $san" sqlite
 fi
 ext=$BUILD/sqlite/fenci_fts5.so
 fenci_host_preload "$ext"
@@ -71,4 +73,14 @@ if [ "$nerr" != 2 ] || [ "$(wc -l < "$out.err")" != 2 ]; then
   fail=1
 fi
 [ $fail = 0 ] && echo "sqlite3 shell: $(wc -l < tests/sqlite/shell.expect) lines as expected"
+
+echo "-- fenci index / search (test_index.py)"
+models=${FENCI_MODEL_DIR:-models}
+if [ ! -f "$models/ctb.fenci" ]; then
+  echo "SKIP: no $models/ctb.fenci (the default model)"
+elif "$PY" -c 'import sqlite3; sqlite3.connect(":memory:").enable_load_extension' 2>/dev/null; then
+  run_host "$PY" tests/sqlite/test_index.py "$FENCI" "$ext" "$models" || fail=1
+else
+  echo "SKIP: $PY cannot load SQLite extensions"
+fi
 exit $fail

@@ -358,6 +358,20 @@ def test_default_model(ext, model):
     eq(rowids(db, "news", "abc公司"), [5], "abc公司 finds ＡＢＣ公司")
     eq(rowids(db, "news", "1949"), [2], "a number")
     db.execute("INSERT INTO news(news) VALUES ('integrity-check')")
+    # a word and a suffix (ft_doc_bounds): the stem only where the lexicon
+    # decoder cuts there too; a word inside that leaves two characters always
+    t = lambda text, o: q(db, "SELECT fenci_tokens(?, 'document', ?)", text, o)[0][0].split(" ")
+    eq([g for g in t("昨晚举行了新年招待会。", opts) if g.startswith("招待会")], ["招待会|待会"],
+       "招待会: no 招待 (the lexicon decoder keeps 招待会 whole)")
+    eq([g for g in t("昨晚举行了新年招待会。", opts + " fast 1") if g.startswith("招待会")], ["招待会|招待|待会"],
+       "... which the lexicon decoder alone indexes as before (no second opinion)")
+    check("社会" in t("中国社会主义建设", opts)[1].split("|"), "社会主义 still holds 社会 (two characters left)")
+    db.execute("CREATE VIRTUAL TABLE news2 USING fts5(body, tokenize=%s)" % sqlstr(opts))
+    db.execute("INSERT INTO news2(rowid, body) VALUES (1, '新年招待会'), (2, '热情招待客人')")
+    eq(rowids(db, "news2", "招待"), [2], "招待 finds 招待, not 招待会")
+    eq(q(db, "SELECT highlight(news2, 0, '[', ']') FROM news2 WHERE news2 MATCH '招待会'"), [("新年[招待会]",)],
+       "highlight() offsets with the second pass")
+    db.execute("INSERT INTO news2(news2) VALUES ('integrity-check')")
     db.close()
 
 

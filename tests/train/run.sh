@@ -25,4 +25,45 @@ awk -v f="$f1" -v m="$floor" 'BEGIN { exit !(f + 0 >= m) }' || { echo "train: F1
 # a model with weights reports it, and --help works
 "$FENCI" dump "$d/model.fenci" | grep -q "trained segmenter: yes"
 "$FENCI" train --help | grep -q "usage: fenci train"
+
+# The POS tagger: the synthetic People's Daily corpus (tests/train/gen_pos.py),
+# a floor on held-out tag accuracy with gold words, the same bytes twice, and
+# a segmenter sharing the tagged lexicon (--share-lexicon) tags with fenci tag.
+pfloor=0.95
+python3 "$here/gen_pos.py" 900 > "$d/pos.all"
+head -n 600 "$d/pos.all" > "$d/pos.train"
+sed -n '601,700p' "$d/pos.all" > "$d/pos.dev"
+tail -n 200 "$d/pos.all" > "$d/pos.test"
+for o in lexpos lexpos2; do
+  "$FENCI" train --task pos --lexicon "$d/lex.fenci" --train "$d/pos.train" --format pd --dev "$d/pos.dev" \
+    --iters 6 --seed 3 --min-count 1 -o "$d/$o.fenci" 2> "$d/pos.log" || { cat "$d/pos.log"; exit 1; }
+done
+cmp "$d/lexpos.fenci" "$d/lexpos2.fenci" || { echo "train: POS, same seed gave different models"; exit 1; }
+words() { awk '{ o = ""; for (i = 2; i <= NF; i++) { w = $i; sub(/\/[^\/]*$/, "", w); o = o (o == "" ? "" : " ") w } print o }' "$1"; }
+gold() { awk '{ o = ""; for (i = 2; i <= NF; i++) o = o (o == "" ? "" : " ") $i; print o }' "$1"; }
+words "$d/pos.test" > "$d/pos.words"
+gold "$d/pos.test" > "$d/pos.gold"
+"$FENCI" tag --words -m "$d/lexpos.fenci" "$d/pos.words" > "$d/pos.pred"
+acc=$(python3 eval/pos/score.py "$d/pos.gold" "$d/pos.pred" | awk '{ sub(/%/, "", $5); print $5 / 100 }')
+echo "train: POS held-out accuracy $acc (floor $pfloor)"
+awk -v f="$acc" -v m="$pfloor" 'BEGIN { exit !(f + 0 >= m) }' || { echo "train: POS accuracy $acc below $pfloor"; exit 1; }
+# the context decides: 发展 after a pronoun is a verb, after 的 a verbal noun
+printf '我们 发展 经济 。\n经济 的 发展 很 快 。\n' | "$FENCI" tag --words -m "$d/lexpos.fenci" > "$d/pos.ctx"
+grep -q '我们/r 发展/v 经济/n' "$d/pos.ctx" && grep -q '的/u 发展/vn' "$d/pos.ctx" || { cat "$d/pos.ctx"; echo "train: POS ignores context"; exit 1; }
+# a segmenter referencing the tagged lexicon finds it by name and tags
+mkdir -p "$d/shared"
+cp "$d/lexpos.fenci" "$d/shared/lexicon.fenci"
+"$FENCI" train --lexicon "$d/shared/lexicon.fenci" --share-lexicon --train "$d/train.seg" --format seg \
+  --iters 3 --seed 7 --min-count 1 -o "$d/shared/seg.fenci" 2> /dev/null
+[ "$(wc -c < "$d/shared/seg.fenci")" -lt "$(wc -c < "$d/model.fenci")" ] || { echo "train: --share-lexicon copied the lexicon"; exit 1; }
+printf '我们发展经济。\n' | "$FENCI" tag -m "$d/shared/seg.fenci" | grep -q '/w$' || { echo "train: fenci tag with a shared lexicon"; exit 1; }
+"$FENCI" check "$d/shared/seg.fenci" > /dev/null
+# the reference is checked: another lexicon in its place is refused by name
+cp "$d/lexpos.fenci" "$d/shared/lexicon.fenci"
+printf '外星人 5\n' | "$FENCI" compile - -o "$d/shared/lexicon.fenci" 2> /dev/null
+if printf 'x\n' | "$FENCI" cut -m "$d/shared/seg.fenci" 2> "$d/ref.err"; then echo "train: a different lexicon was accepted"; exit 1; fi
+grep -q 'trained with the lexicon of id' "$d/ref.err" || { cat "$d/ref.err"; exit 1; }
+rm "$d/shared/lexicon.fenci"
+if printf 'x\n' | "$FENCI" cut -m "$d/shared/seg.fenci" 2> "$d/ref.err"; then echo "train: a missing lexicon was accepted"; exit 1; fi
+grep -q 'lexicon.fenci' "$d/ref.err" || { cat "$d/ref.err"; exit 1; }
 echo "train: ok"

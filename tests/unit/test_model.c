@@ -256,24 +256,27 @@ static void test_read_immune(const char *dir, const uint8_t *img, size_t len, co
 /* The same with a shipped trained model (the trained decoder's tables are
  * used in place): a copy, read, then truncated to 100 bytes. */
 static void test_read_immune_trained(const char *dir) {
-  char path[300], err[256], *want = malloc(8192), *got = malloc(8192);
-  size_t n = 0;
-  char *img = read_all("models/ctb.fenci", &n);
+  char path[300], lpath[300], err[256], *want = malloc(8192), *got = malloc(8192);
+  size_t n = 0, ln = 0;
+  char *img = read_all("models/ctb.fenci", &n), *limg = read_all("models/lexicon.fenci", &ln);
   fenci_model *m = NULL;
   snprintf(path, sizeof path, "%s/ctb.fenci", dir);
-  if (img && want && got && write_file(path, img, n) == 0) {
+  snprintf(lpath, sizeof lpath, "%s/lexicon.fenci", dir); /* the lexicon it references */
+  if (img && want && got && limg && write_file(path, img, n) == 0 && write_file(lpath, limg, ln) == 0) {
     INT_EQ(fenci_model_open_ex(&m, path, FENCI_OPEN_READ, NULL, err, sizeof err), FENCI_OK);
     if (m) {
       OK(fenci_model_has_weights(m), "ctb has a trained segmenter");
       OK(render(m, 0, TEXT, want, 8192) == 0, "ctb renders");
-      OK(truncate(path, 100) == 0, "truncate");
+      OK(truncate(path, 100) == 0 && truncate(lpath, 100) == 0, "truncate");
       OK(render(m, 0, TEXT, got, 8192) == 0 && strcmp(got, want) == 0, "after truncate: %s vs %s", got, want);
       OK(render(m, FENCI_OPT_FAST, TEXT, got, 8192) == 0, "fast mode after truncate");
       fenci_model_free(m);
     }
     remove(path);
+    remove(lpath);
   }
   free(img);
+  free(limg);
   free(want);
   free(got);
 }
@@ -288,11 +291,12 @@ static void test_mapped_rewrite(const char *dir) {
   static const char *const names[] = {"ctb", "pku", "msr", "lexicon"};
   static const char text[] = "我们研究自然语言处理和计算机构。拿破仑在枫丹白露签署了退位诏书。"
                              "1814年4月6日，22万发炮弹 abc@d.cn http://x.cn 長春市長春藥店 ５０％";
-  char path[300], src[64], got[8192];
-  size_t k, n = 0;
+  char path[300], lpath[300], src[64], got[8192];
+  size_t k, n = 0, ln = 0;
   unsigned seed = 12345;
+  char *lex = read_all("models/lexicon.fenci", &ln);
   for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-    char *img;
+    char *img, *limg = strcmp(names[k], "lexicon") && ln >= 4096 ? lex : NULL;
     int round;
     snprintf(src, sizeof src, "models/%s.fenci", names[k]);
     if (!(img = read_all(src, &n)) || n < 4096) {
@@ -300,18 +304,27 @@ static void test_mapped_rewrite(const char *dir) {
       continue;
     }
     snprintf(path, sizeof path, "%s/rewrite.fenci", dir);
+    snprintf(lpath, sizeof lpath, "%s/lexicon.fenci", dir); /* for the models that reference it */
     for (round = 0; round < 21; round++) {
       fenci_model *m = NULL;
-      int b;
-      if (write_file(path, img, n) != 0 || fenci_model_open(&m, path, NULL, NULL, 0) != FENCI_OK) break;
+      int b, ok;
+      ok = write_file(path, img, n) == 0 && (!limg || write_file(lpath, limg, ln) == 0) &&
+           fenci_model_open(&m, path, NULL, NULL, 0) == FENCI_OK;
+      OK(ok, "%s opens", names[k]);
+      if (!ok) break;
       OK(render(m, 0, text, got, sizeof got) == 0, "%s before", names[k]);
       if (round == 0) {
         OK(overwrite(path, 64, n - 64, 0xFF) == 0, "overwrite");
+        OK(!limg || overwrite(lpath, 64, ln - 64, 0xFF) == 0, "overwrite");
       } else {
         for (b = 0; b < 50; b++) {
           size_t len = 1 + (seed = seed * 1103515245u + 12345u) % 4096;
           size_t off = (seed = seed * 1103515245u + 12345u) % (n - len);
           OK(overwrite(path, off, len, (int)(seed >> 16) & 0xFF) == 0, "overwrite");
+          if (limg) {
+            off = (seed = seed * 1103515245u + 12345u) % (ln - len);
+            OK(overwrite(lpath, off, len, (int)(seed >> 16) & 0xFF) == 0, "overwrite");
+          }
         }
       }
       OK(render(m, 0, text, got, sizeof got) == 0, "%s round %d default", names[k], round);
@@ -320,8 +333,10 @@ static void test_mapped_rewrite(const char *dir) {
       fenci_model_free(m);
     }
     remove(path);
+    remove(lpath);
     free(img);
   }
+  free(lex);
 }
 
 /* Replacing a mapped model's file by rename (what fenci compile and train

@@ -121,7 +121,7 @@ static uint8_t *train_image(fenci_model **lexm, size_t *len, fc_train_result *re
     fc_corpus_free(&c);
     return NULL;
   }
-  if (fc_train_write_model(*lexm, &res, NULL, &img, len, err, sizeof err) != FENCI_OK) img = NULL;
+  if (fc_train_write_model(*lexm, &res, NULL, NULL, &img, len, err, sizeof err) != FENCI_OK) img = NULL;
   if (res_out) *res_out = res;
   else fc_train_result_free(&res, NULL);
   fc_corpus_free(&c);

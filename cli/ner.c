@@ -1,0 +1,353 @@
+/* ner.c - `fenci ner`: the entities of each input line, one JSON object a
+ * line ({"entities":[...]}, byte and character offsets within the line),
+ * or (-f text) the line with its entities marked inline.  Lines are read
+ * in batches of about NER_BATCH bytes; with -j N the lines of a batch are
+ * shared among N threads, each with its own tagger, and written in input
+ * order. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common.h"
+#include "fenci.h"
+
+#define NER_BATCH (4u << 20)
+
+typedef struct ner_out {
+  char *p;
+  size_t n, cap;
+  int fail;
+} ner_out;
+
+static void no_put(ner_out *o, const void *s, size_t n) {
+  if (o->fail) return;
+  if (o->n + n > o->cap) {
+    size_t nc = o->cap ? o->cap : 4096;
+    char *p;
+    while (nc < o->n + n) nc *= 2;
+    if (!(p = realloc(o->p, nc))) {
+      o->fail = 1;
+      return;
+    }
+    o->p = p;
+    o->cap = nc;
+  }
+  memcpy(o->p + o->n, s, n);
+  o->n += n;
+}
+static void no_str(ner_out *o, const char *s) { no_put(o, s, strlen(s)); }
+static void no_num(ner_out *o, size_t v) {
+  char b[32];
+  no_put(o, b, (size_t)snprintf(b, sizeof b, "%zu", v));
+}
+static void no_json(ner_out *o, const char *s, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') {
+      char e[2] = {'\\', (char)c};
+      no_put(o, e, 2);
+    } else if (c < 0x20 || c == 0x7F) {
+      char e[8];
+      no_put(o, e, (size_t)snprintf(e, sizeof e, "\\u%04x", c));
+    } else if (c >= 0x80) {
+      /* valid UTF-8 as is; an invalid byte as U+FFFD (JSON must be UTF-8) */
+      uint32_t cp = 0;
+      size_t k = 1, need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0, j;
+      int ok = need && i + need <= n;
+      for (j = 1; ok && j < need; j++) ok = ((unsigned char)s[i + j] & 0xC0) == 0x80;
+      if (ok) {
+        cp = need == 2 ? (c & 0x1Fu) : need == 3 ? (c & 0x0Fu) : (c & 0x07u);
+        for (j = 1; j < need; j++) cp = cp << 6 | ((unsigned char)s[i + j] & 0x3Fu);
+        ok = !(need == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) && !(need == 4 && (cp < 0x10000 || cp > 0x10FFFF));
+      }
+      if (ok) {
+        k = need;
+        no_put(o, s + i, k);
+      } else
+        no_str(o, "\xEF\xBF\xBD");
+      i += k - 1;
+    } else
+      no_put(o, s + i, 1);
+  }
+}
+
+typedef struct ner_cfg {
+  int text; /* -f text */
+} ner_cfg;
+
+typedef struct ner_line {
+  const ner_cfg *cfg;
+  ner_out *o;
+  const char *line;
+  size_t pos; /* -f text: bytes of the line written so far */
+  int n;
+} ner_line;
+
+static int ner_entity(void *ctx, const fenci_entity *e) {
+  ner_line *l = ctx;
+  ner_out *o = l->o;
+  if (l->cfg->text) {
+    /* text before it, then [entity]TYPE (value) */
+    no_put(o, l->line + l->pos, e->start - l->pos);
+    no_str(o, "[");
+    no_put(o, l->line + e->start, e->end - e->start);
+    no_str(o, "]");
+    no_str(o, fenci_entity_type_name(e->type));
+    l->pos = e->end;
+    l->n++;
+    return o->fail;
+  }
+  no_str(o, l->n ? ",{\"type\":\"" : "{\"type\":\"");
+  no_str(o, fenci_entity_type_name(e->type));
+  no_str(o, "\",\"text\":\"");
+  no_json(o, l->line + e->start, e->end - e->start);
+  no_str(o, "\",\"s\":");
+  no_num(o, e->start);
+  no_str(o, ",\"e\":");
+  no_num(o, e->end);
+  no_str(o, ",\"cs\":");
+  no_num(o, e->cstart);
+  no_str(o, ",\"ce\":");
+  no_num(o, e->cend);
+  if (e->has_value) {
+    if (e->type == FENCI_ENT_TIME) {
+      no_str(o, ",\"value\":\"");
+      no_json(o, e->value_text, strlen(e->value_text));
+      no_str(o, "\"");
+    } else {
+      char b[64];
+      no_str(o, ",\"value\":");
+      no_put(o, b, (size_t)snprintf(b, sizeof b, "%.15g", e->value));
+    }
+  }
+  if (e->unit_end > e->unit_start) {
+    no_str(o, ",\"unit\":\"");
+    no_json(o, l->line + e->unit_start, e->unit_end - e->unit_start);
+    no_str(o, "\"");
+  }
+  if (e->flags & FENCI_ENTF_RELATIVE) no_str(o, ",\"relative\":true");
+  if (e->flags & FENCI_ENTF_APPROX) no_str(o, ",\"approx\":true");
+  if (e->flags & FENCI_ENTF_ORDINAL) no_str(o, ",\"ordinal\":true");
+  if (e->flags & FENCI_ENTF_DURATION) no_str(o, ",\"duration\":true");
+  no_str(o, "}");
+  l->n++;
+  return o->fail;
+}
+
+/* The entities of line[0..n) (no newline) into o; 0 or -1 (message in err). */
+static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t n, ner_out *o) {
+  ner_line l;
+  fenci_rc rc;
+  l.cfg = cfg;
+  l.o = o;
+  l.line = line;
+  l.pos = 0;
+  l.n = 0;
+  if (!cfg->text) no_str(o, "{\"entities\":[");
+  rc = fenci_entities(t, line, n, ner_entity, &l);
+  if (rc != FENCI_OK) return -1;
+  if (cfg->text) no_put(o, line + l.pos, n - l.pos);
+  else no_str(o, "]}");
+  no_str(o, "\n");
+  return o->fail ? -1 : 0;
+}
+
+typedef struct ner_job {
+  const ner_cfg *cfg;
+  fenci_tagger *t;
+  const char *buf;
+  const size_t *ls, *le; /* line starts and ends */
+  size_t from, to;
+  ner_out out;
+  int rc;
+} ner_job;
+
+static void *ner_worker(void *arg) {
+  ner_job *j = arg;
+  size_t i;
+  for (i = j->from; i < j->to && j->rc == 0; i++)
+    if (ner_one(j->cfg, j->t, j->buf + j->ls[i], j->le[i] - j->ls[i], &j->out)) j->rc = -1;
+  return NULL;
+}
+
+static void ner_usage(FILE *f) {
+  fprintf(f,
+          "usage: fenci ner [-m MODEL] [-f json|text] [-j N] [FILE...]\n"
+          "Finds the entities of each line of each FILE (or stdin): persons, places and\n"
+          "organisations (PER, LOC, ORG), and times and quantities with normalised\n"
+          "values (TIME with ISO 8601, NUMBER, PERCENT, MONEY, QUANTITY with a value and\n"
+          "unit).  One JSON object per input line:\n"
+          "  {\"entities\":[{\"type\":\"PER\",\"text\":\"拿破仑\",\"s\":18,\"e\":27,\"cs\":10,\"ce\":13},...]}\n"
+          "s/e are byte and cs/ce character offsets within the line, end exclusive.\n"
+          "  -f text   the line with its entities marked inline: [拿破仑]PER\n"
+          "  -j N      N threads (output order is kept)\n"
+          "  -m MODEL  the model whose lexicon file holds the recogniser (default %s)\n",
+          FENCI_DEFAULT_MODEL);
+}
+
+int fc_cmd_ner(int argc, char **argv) {
+  const char *model = NULL, *files[256];
+  int nfiles = 0, jobs = 1, status = 0, i, k;
+  ner_cfg cfg;
+  fenci_model *m;
+  fenci_tagger *tg[64];
+  fc_opts o;
+  char *buf = NULL;
+  size_t cap = 0, *ls = NULL, *le = NULL, lcap = 0;
+  memset(&cfg, 0, sizeof cfg);
+  fc_opts_init(&o, "ner", argc, argv);
+  while (fc_opts_next(&o)) {
+    if (!o.is_opt) {
+      if (nfiles == 256) {
+        fprintf(stderr, "fenci ner: too many files\n");
+        return 2;
+      }
+      files[nfiles++] = o.arg;
+    } else if (fc_opt_flag(&o, 'h', "help")) {
+      ner_usage(stdout);
+      return 0;
+    } else if (fc_opt_value(&o, 'm', "model")) {
+      model = o.val;
+    } else if (fc_opt_value(&o, 'f', "format")) {
+      if (!strcmp(o.val, "json")) cfg.text = 0;
+      else if (!strcmp(o.val, "text")) cfg.text = 1;
+      else {
+        fprintf(stderr, "fenci ner: unknown format '%s' (json or text)\n", o.val);
+        return 2;
+      }
+    } else if (fc_opt_value(&o, 'j', "jobs")) {
+      char *end;
+      long n;
+      errno = 0;
+      n = strtol(o.val, &end, 10);
+      if (!*o.val || *end || errno || n < 1 || n > 64) {
+        fprintf(stderr, "fenci ner: -j needs a number from 1 to 64, not '%s'\n", o.val);
+        return 2;
+      }
+      jobs = (int)n;
+    } else if (fc_opt_flag(&o, 'q', "quiet")) {
+    } else {
+      return fc_opt_unknown(&o);
+    }
+  }
+  if (!nfiles) files[nfiles++] = "-";
+  m = fc_cli_open_model(model);
+  if (!m) return 1;
+  if (!fenci_model_has_ner(m))
+    fprintf(stderr, "fenci ner: note: the model has no name recogniser (NERM); only times and quantities\n");
+  for (k = 0; k < jobs; k++)
+    if (fenci_tagger_new(&tg[k], m, 0) != FENCI_OK) {
+      fprintf(stderr, "fenci ner: out of memory\n");
+      while (k-- > 0) fenci_tagger_free(tg[k]);
+      fenci_model_free(m);
+      return 1;
+    }
+  for (i = 0; i < nfiles && status < 2; i++) {
+    FILE *f = strcmp(files[i], "-") ? fopen(files[i], "rb") : stdin;
+    size_t have = 0;
+    int eof = 0;
+    if (!f) {
+      fprintf(stderr, "fenci ner: cannot open %s: %s\n", files[i], strerror(errno));
+      status = 1;
+      continue;
+    }
+    while (!eof && status < 2) {
+      size_t got, nl = 0, p = 0, done;
+      /* fill the batch; a line longer than the batch grows it */
+      if (cap - have < NER_BATCH) {
+        size_t nc = have + NER_BATCH + 1;
+        char *q = realloc(buf, nc);
+        if (!q) {
+          fprintf(stderr, "fenci ner: out of memory\n");
+          status = 2;
+          break;
+        }
+        buf = q;
+        cap = nc;
+      }
+      got = fread(buf + have, 1, cap - have - 1, f);
+      have += got;
+      if (got == 0) {
+        if (ferror(f)) {
+          fprintf(stderr, "fenci ner: %s: read error\n", files[i]);
+          status = 2;
+          break;
+        }
+        eof = 1;
+      }
+      /* the complete lines (all at the end of the file) */
+      while (p < have) {
+        char *e = memchr(buf + p, '\n', have - p);
+        if (!e && !eof) break;
+        if (nl == lcap) {
+          size_t nc = lcap ? lcap * 2 : 4096;
+          size_t *a2 = realloc(ls, nc * sizeof *a2), *b2 = a2 ? realloc(le, nc * sizeof *b2) : NULL;
+          if (a2) ls = a2;
+          if (!b2) {
+            fprintf(stderr, "fenci ner: out of memory\n");
+            status = 2;
+            break;
+          }
+          le = b2;
+          lcap = nc;
+        }
+        ls[nl] = p;
+        le[nl] = e ? (size_t)(e - buf) : have;
+        if (le[nl] > ls[nl] && buf[le[nl] - 1] == '\r') le[nl]--; /* CRLF: the line without its CR */
+        nl++;
+        p = e ? (size_t)(e - buf) + 1 : have;
+      }
+      if (status >= 2) break;
+      if (nl) {
+        ner_job jb[64];
+        pthread_t th[64];
+        int nj = jobs < (int)nl ? jobs : (int)nl, started = 0;
+        for (k = 0; k < nj; k++) {
+          jb[k].cfg = &cfg;
+          jb[k].t = tg[k];
+          jb[k].buf = buf;
+          jb[k].ls = ls;
+          jb[k].le = le;
+          jb[k].from = nl * (size_t)k / (size_t)nj;
+          jb[k].to = nl * (size_t)(k + 1) / (size_t)nj;
+          memset(&jb[k].out, 0, sizeof jb[k].out);
+          jb[k].rc = 0;
+        }
+        for (k = 1; k < nj; k++)
+          if (pthread_create(&th[k], NULL, ner_worker, &jb[k]) == 0) started = k;
+          else break;
+        ner_worker(&jb[0]);
+        for (k = 1; k <= started; k++) pthread_join(th[k], NULL);
+        for (k = started + 1; k < nj; k++) ner_worker(&jb[k]); /* threads that did not start */
+        for (k = 0; k < nj; k++) {
+          if (jb[k].rc || jb[k].out.fail) {
+            fprintf(stderr, "fenci ner: %s\n", jb[k].out.fail ? "out of memory" : fenci_tagger_errmsg(tg[k]));
+            status = 2;
+          } else if (fwrite(jb[k].out.p, 1, jb[k].out.n, stdout) != jb[k].out.n) {
+            fprintf(stderr, "fenci ner: write error: %s\n", strerror(errno));
+            status = 2;
+          }
+          free(jb[k].out.p);
+        }
+      }
+      done = p;
+      memmove(buf, buf + done, have - done);
+      have -= done;
+    }
+    if (f != stdin) fclose(f);
+  }
+  if (status < 2 && fflush(stdout) != 0) {
+    fprintf(stderr, "fenci ner: write error: %s\n", strerror(errno));
+    status = 2;
+  }
+  for (k = 0; k < jobs; k++) fenci_tagger_free(tg[k]);
+  fenci_model_free(m);
+  free(buf);
+  free(ls);
+  free(le);
+  return status ? 1 : 0;
+}

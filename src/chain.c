@@ -1,0 +1,251 @@
+/* chain.c - the linear-chain labeller: section validation, sparse weight
+ * lookup and the beam-limited Viterbi decoder (chain.h). */
+#include <string.h>
+
+#include "alloc.h"
+#include "chain.h"
+
+#define FC_CHAIN_WMAX (1 << 24) /* far above any trained weight, far below FORBID */
+
+fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t errlen) {
+  const uint8_t *p = sec->data;
+  size_t size = sec->size, names_size, toff, soff, poff, i, k, nt;
+  uint32_t n;
+  memset(c, 0, sizeof *c);
+  if (size < FC_CHAIN_HEAD || memcmp(p, FC_CHAIN_MAGIC, 4)) {
+    fc_errf(err, errlen, "%.4s: not a labeller section", sec->tag);
+    return FENCI_BADFORMAT;
+  }
+  if (fc_rd32(p + 4) != FC_CHAIN_VERSION) {
+    fc_errf(err, errlen, "%.4s: labeller version %u, this library reads %u: retrain", sec->tag,
+            (unsigned)fc_rd32(p + 4), FC_CHAIN_VERSION);
+    return FENCI_BADFORMAT;
+  }
+  n = fc_rd32(p + 8);
+  c->beam = fc_rd32(p + 12);
+  c->n_slots = fc_rd32(p + 16);
+  c->max_probe = fc_rd32(p + 20);
+  c->n_pairs = fc_rd32(p + 24);
+  names_size = fc_rd32(p + 28);
+  toff = fc_rd32(p + 32);
+  soff = fc_rd32(p + 36);
+  poff = fc_rd32(p + 40);
+  nt = (size_t)n * n + 2 * (size_t)n;
+  if (n < 1 || n > FC_CHAIN_MAX_LABELS || c->beam < 1 || c->beam > n || c->n_slots < 1 ||
+      c->max_probe >= c->n_slots || c->n_pairs >= (1u << 24) || names_size > size - FC_CHAIN_HEAD ||
+      FC_CHAIN_HEAD + names_size > toff || toff % 4 || soff % 4 || poff % 4 || toff > size ||
+      nt * 4 > size - toff || toff + nt * 4 > soff || soff > size || (size - soff) / 16 < c->n_slots ||
+      soff + (size_t)c->n_slots * 16 > poff || poff > size || (size - poff) / 4 < c->n_pairs) {
+    fc_errf(err, errlen, "%.4s: labeller header is inconsistent", sec->tag);
+    return FENCI_BADFORMAT;
+  }
+  /* exactly n NUL-terminated names */
+  for (i = 0, k = FC_CHAIN_HEAD; i < n; i++) {
+    const char *s = (const char *)p + k;
+    size_t l;
+    if (k >= FC_CHAIN_HEAD + names_size) break;
+    l = strnlen(s, FC_CHAIN_HEAD + names_size - k);
+    if (k + l >= FC_CHAIN_HEAD + names_size || l == 0) break;
+    c->label[i] = s;
+    k += l + 1;
+  }
+  if (i < n) {
+    fc_errf(err, errlen, "%.4s: fewer than %u label names", sec->tag, (unsigned)n);
+    return FENCI_BADFORMAT;
+  }
+  c->n_labels = n;
+  for (i = 0; i < nt; i++) {
+    int32_t v = (int32_t)fc_rd32(p + toff + 4 * i);
+    if (v != FC_CHAIN_FORBID && (v < -FC_CHAIN_WMAX || v > FC_CHAIN_WMAX)) {
+      fc_errf(err, errlen, "%.4s: transition weight out of range", sec->tag);
+      return FENCI_BADFORMAT;
+    }
+    if (i < (size_t)n * n) c->trans[(i / n) * FC_CHAIN_MAX_LABELS + i % n] = v;
+    else if (i < (size_t)n * n + n) c->start[i - (size_t)n * n] = v;
+    else c->end[i - (size_t)n * n - n] = v;
+  }
+  c->slots = p + soff;
+  c->pairs = p + poff;
+  return FENCI_OK;
+}
+
+/* A slot's three inline words: pairs (label | weight << 16; label 0xFF:
+ * none), or FC_CHAIN_OVER | first << 8 and a count: the pairs array. */
+#define FC_CHAIN_OVER 0xFEu
+#define FC_CHAIN_DENSE 0xFDu /* FC_CHAIN_DENSE | first << 8: a row of n_labels i16 at pair index first */
+
+static inline void fc_chain_add(int32_t *e, uint32_t pr, uint32_t n_labels) {
+  uint32_t l = pr & 0xFF;
+  if (l < n_labels) e[l] += (int16_t)(uint16_t)(pr >> 16);
+}
+
+/* Positions per block of fc_chain_emit_seq: enough keys in flight to hide
+ * the misses, few enough that the lines fetched stay in L1/L2. */
+#define FC_CHAIN_BLOCK 16
+
+void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
+                       uint32_t *scratch) {
+  size_t b0, k, i;
+  for (b0 = 0; b0 < n; b0 += FC_CHAIN_BLOCK) {
+    size_t b1 = n - b0 < FC_CHAIN_BLOCK ? n : b0 + FC_CHAIN_BLOCK, k0 = koff[b0], k1 = koff[b1], nover = 0;
+    /* stage 1: home slots, prefetched */
+    for (k = k0; k < k1; k++) {
+      uint64_t m = fc_chain_mix(keys[k]);
+      uint32_t s = (uint32_t)(((m >> 32) * c->n_slots) >> 32);
+      scratch[k] = s;
+      __builtin_prefetch(c->slots + (size_t)s * 16);
+    }
+    /* stage 2: probe and add the inline pairs; the keys with more pairs
+     * than a slot holds are kept (and their pairs prefetched) for stage 3 */
+    for (i = b0; i < b1; i++) {
+      int32_t *e = emit + i * c->n_labels;
+      for (k = koff[i]; k < koff[i + 1]; k++) {
+        uint64_t m = fc_chain_mix(keys[k]);
+        uint32_t fp = (uint32_t)m ? (uint32_t)m : 1u, s = scratch[k], probe;
+        scratch[k] = 0;
+        for (probe = 0; probe <= c->max_probe; probe++) {
+          const uint8_t *slot = c->slots + (size_t)s * 16;
+          uint32_t f = fc_rd32(slot);
+          if (f == fp) {
+            uint32_t a = fc_rd32(slot + 4);
+            if ((a & 0xFF) == FC_CHAIN_DENSE) {
+              uint32_t first = a >> 8, nw = (c->n_labels + 1) / 2;
+              if (first <= c->n_pairs && nw <= c->n_pairs - first) {
+                scratch[k] = first << 8 | 0xFF; /* 0xFF: a dense row */
+                __builtin_prefetch(c->pairs + (size_t)first * 4);
+                nover++;
+              }
+            } else if ((a & 0xFF) == FC_CHAIN_OVER) {
+              uint32_t first = a >> 8, cnt = fc_rd32(slot + 8);
+              if (first <= c->n_pairs && cnt <= c->n_pairs - first && cnt < 255) {
+                scratch[k] = first << 8 | cnt;
+                __builtin_prefetch(c->pairs + (size_t)first * 4);
+                nover++;
+              }
+            } else {
+              fc_chain_add(e, a, c->n_labels);
+              fc_chain_add(e, fc_rd32(slot + 8), c->n_labels);
+              fc_chain_add(e, fc_rd32(slot + 12), c->n_labels);
+            }
+            break;
+          }
+          if (f == 0) break;
+          if (++s == c->n_slots) s = 0;
+        }
+      }
+    }
+    /* stage 3: the long pair runs */
+    for (i = b0; nover && i < b1; i++) {
+      int32_t *e = emit + i * c->n_labels;
+      for (k = koff[i]; k < koff[i + 1]; k++) {
+        uint32_t v = scratch[k], first = v >> 8, cnt = v & 0xFF, j;
+        if (cnt == 0xFF) {
+          /* i16 little-endian, in place (the section is 16-byte aligned) */
+          const uint8_t *row = c->pairs + (size_t)first * 4;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+          int16_t r16[FC_CHAIN_MAX_LABELS];
+          const uint32_t L = c->n_labels; /* a local: e's stores could alias c->n_labels */
+          memcpy(r16, row, 2 * (size_t)L);
+          for (j = 0; j < L; j++) e[j] += r16[j];
+#else
+          for (j = 0; j < c->n_labels; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
+#endif
+          continue;
+        }
+        for (j = 0; j < cnt; j++) fc_chain_add(e, fc_rd32(c->pairs + (size_t)(first + j) * 4), c->n_labels);
+      }
+    }
+  }
+}
+
+void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a) {
+  fc_free(a, w->cand);
+  fc_free(a, w->score);
+  fc_free(a, w->back);
+  memset(w, 0, sizeof *w);
+}
+
+fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, uint8_t *out, fc_chain_work *w,
+                         const fenci_alloc *a) {
+  size_t i, B = c->beam, L = c->n_labels, b, q;
+  if (n == 0) return FENCI_OK;
+  if (n > w->cap) {
+    size_t nc = n + n / 2 + 64;
+    uint8_t *cand = fc_realloc(a, w->cand, nc * B), *back;
+    int32_t *score;
+    if (!cand) return FENCI_NOMEM;
+    w->cand = cand;
+    score = fc_realloc(a, w->score, nc * B * sizeof *score);
+    if (!score) return FENCI_NOMEM;
+    w->score = score;
+    back = fc_realloc(a, w->back, nc * B);
+    if (!back) return FENCI_NOMEM;
+    w->back = back;
+    w->cap = nc;
+  }
+  for (i = 0; i < n; i++) {
+    const int32_t *e = emit + i * L;
+    uint8_t *cd = w->cand + i * B;
+    int32_t *sc = w->score + i * B;
+    size_t nb = 0, l;
+    /* the B best labels by emission, by insertion (B is small) */
+    for (l = 0; l < L; l++) {
+      int32_t v = e[l];
+      if (nb == B && v <= e[cd[nb - 1]]) continue;
+      q = nb < B ? nb++ : B - 1;
+      while (q > 0 && e[cd[q - 1]] < v) {
+        cd[q] = cd[q - 1];
+        q--;
+      }
+      cd[q] = (uint8_t)l;
+    }
+    for (b = 0; b < B; b++) {
+      int32_t em = e[cd[b]];
+      if (i == 0) {
+        sc[b] = em + c->start[cd[b]];
+        w->back[b] = 0;
+      } else {
+        const uint8_t *pc = w->cand + (i - 1) * B;
+        const int32_t *ps = w->score + (i - 1) * B;
+        int64_t best = INT64_MIN;
+        uint8_t arg = 0;
+        for (q = 0; q < B; q++) {
+          int64_t v = (int64_t)ps[q] + c->trans[pc[q] * FC_CHAIN_MAX_LABELS + cd[b]];
+          if (v > best) {
+            best = v;
+            arg = (uint8_t)q;
+          }
+        }
+        /* scores are kept in int32: emissions and transitions are bounded,
+         * and each position renormalises below */
+        sc[b] = (int32_t)(best + em);
+        w->back[i * B + b] = arg;
+      }
+    }
+    if (i > 0) {
+      /* keep the numbers small: subtract the position's best */
+      int32_t mx = sc[0];
+      for (b = 1; b < B; b++)
+        if (sc[b] > mx) mx = sc[b];
+      for (b = 0; b < B; b++) sc[b] = sc[b] - mx < FC_CHAIN_FORBID ? FC_CHAIN_FORBID : sc[b] - mx;
+    }
+  }
+  {
+    const int32_t *ls = w->score + (n - 1) * B;
+    const uint8_t *lc = w->cand + (n - 1) * B;
+    int64_t best = INT64_MIN;
+    size_t arg = 0;
+    for (b = 0; b < B; b++) {
+      int64_t v = (int64_t)ls[b] + c->end[lc[b]];
+      if (v > best) {
+        best = v;
+        arg = b;
+      }
+    }
+    for (i = n; i-- > 0;) {
+      out[i] = w->cand[i * B + arg];
+      arg = w->back[i * B + arg];
+    }
+  }
+  return FENCI_OK;
+}

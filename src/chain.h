@@ -1,0 +1,81 @@
+/* chain.h - the linear-chain labeller shared by the part-of-speech tagger
+ * and the entity recogniser: a sequence of positions, each with a list of
+ * 64-bit feature keys, is given the best path of label scores (sparse
+ * feature weights plus label transitions, Viterbi over the few best labels
+ * of each position).  The weights are one section of a model file, used in
+ * place (docs/FORMAT.md, "Labeller sections"); src/train/chaintrain.c
+ * trains them.  Every task defines only its features. */
+#ifndef FC_CHAIN_H
+#define FC_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fenci.h"
+#include "fmt.h"
+
+#define FC_CHAIN_MAGIC "FCCH"
+#define FC_CHAIN_VERSION 1
+#define FC_CHAIN_MAX_LABELS 64
+#define FC_CHAIN_HEAD 64       /* fixed part of the header */
+#define FC_CHAIN_FORBID (-(1 << 28)) /* a transition that never occurs */
+
+/* Feature keys: a template number and a 56-bit hash of its parts. */
+static inline uint64_t fc_chain_mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return x;
+}
+static inline uint64_t fc_chain_hash(uint64_t h, const void *p, size_t n) {
+  const uint8_t *b = p;
+  size_t i;
+  for (i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
+  return h;
+}
+#define FC_CHAIN_H0 0xCBF29CE484222325ull
+static inline uint64_t fc_chain_key(unsigned tmpl, uint64_t h) {
+  return ((uint64_t)(tmpl + 1) << 56) | (fc_chain_mix(h) & 0x00FFFFFFFFFFFFFFull);
+}
+
+typedef struct fc_chain {
+  uint32_t n_labels;
+  const char *label[FC_CHAIN_MAX_LABELS]; /* names, into the section */
+  uint32_t beam;                          /* labels kept per position (<= n_labels) */
+  int32_t trans[FC_CHAIN_MAX_LABELS * FC_CHAIN_MAX_LABELS]; /* prev * n + cur */
+  int32_t start[FC_CHAIN_MAX_LABELS], end[FC_CHAIN_MAX_LABELS];
+  const uint8_t *slots; /* n_slots x 16 bytes: u32 fingerprint, three u32 (docs/FORMAT.md) */
+  uint32_t n_slots, max_probe;
+  const uint8_t *pairs; /* n_pairs x (u8 label, u8 0, i16 weight) */
+  uint32_t n_pairs;
+} fc_chain;
+
+/* Validates section sec (tag given for messages) and views it: every
+ * offset, count and label is checked here or at lookup. */
+fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t errlen);
+
+/* Adds the weights of the keys of every position of a sequence to its
+ * emissions: keys[koff[i] ..
+ * koff[i+1]) are position i's, emit is n * n_labels.  Looks the keys up in
+ * stages (slots, then their pairs) with prefetches in between, so the
+ * cache misses of a sequence overlap instead of following one another.
+ * scratch holds koff[n] entries. */
+void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
+                       uint32_t *scratch);
+
+/* Decoder scratch, grown on demand. */
+typedef struct fc_chain_work {
+  uint8_t *cand;   /* beam labels per position */
+  int32_t *score;  /* beam best scores per position */
+  uint8_t *back;   /* beam back pointers per position */
+  size_t cap;
+} fc_chain_work;
+void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a);
+
+/* The best labels of n positions with emissions emit[n * n_labels], into
+ * out[n].  Time O(n * beam^2).  FENCI_NOMEM. */
+fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, uint8_t *out, fc_chain_work *w,
+                         const fenci_alloc *a);
+
+#endif

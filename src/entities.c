@@ -1,0 +1,258 @@
+/* entities.c - fenci_entities: names from the character labeller
+ * (nertag.c) and times and quantities from the rules (numex.c), merged in
+ * order of their start.  The text is taken a block at a time (a line, or
+ * at most FC_ENT_BLOCK bytes of a longer one, cut before a character), so
+ * memory is bounded and every byte is looked at a bounded number of
+ * times. */
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "chars.h"
+#include "model.h"
+#include "nertag.h"
+#include "numex.h"
+#include "tagger.h"
+#include "units.h"
+
+#define FC_ENT_BLOCK (64 * 1024)
+
+void fc_entities_free(fenci_tagger *t) {
+  const fenci_alloc *a = &t->m->a;
+  fc_ner_work_free(&t->nw, a);
+  fc_free(a, t->ecp);
+  fc_free(a, t->eoff);
+  fc_free(a, t->elab);
+  fc_free(a, t->url);
+  t->url = NULL;
+  t->ucap = 0;
+  t->ecp = NULL;
+  t->eoff = NULL;
+  t->elab = NULL;
+  t->ecap = 0;
+}
+
+const char *fenci_entity_type_name(int type) {
+  static const char *const names[] = {"", "PER", "LOC", "ORG", "TIME", "NUMBER", "PERCENT", "MONEY", "QUANTITY"};
+  return type >= 1 && type <= FENCI_ENT_QUANTITY ? names[type] : "";
+}
+
+/* One block: its place in the caller's text and the names found in it. */
+typedef struct fc_ent_block {
+  fenci_tagger *t;
+  const char *text; /* the block */
+  size_t base;      /* byte offset of the block in the caller's text */
+  size_t cbase;     /* character offset of the block */
+  size_t n;         /* characters in the block */
+  size_t name_at;   /* next character to look for a name from */
+  fenci_entity_cb cb;
+  void *ctx;
+  int stopped;
+  const uint32_t *url; /* URL and e-mail spans of the block (byte pairs), sorted */
+  size_t n_url, url_at;
+} fc_ent_block;
+
+/* 1 when [s, e) overlaps a URL or e-mail address: no entity is taken
+ * from inside one (the 1814 of .../history/1814). */
+static int fc_ent_in_url(fc_ent_block *b, size_t s, size_t e) {
+  while (b->url_at < b->n_url && b->url[2 * b->url_at + 1] <= s) b->url_at++;
+  return b->url_at < b->n_url && b->url[2 * b->url_at] < e;
+}
+
+/* The character index of byte offset off of the block (a character start). */
+static size_t fc_ent_char(const fc_ent_block *b, size_t off) {
+  size_t lo = 0, hi = b->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (b->t->eoff[mid] < off) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static int fc_ent_emit(fc_ent_block *b, fenci_entity *e) {
+  if (b->stopped) return 1;
+  if (b->cb(b->ctx, e)) b->stopped = 1;
+  return b->stopped;
+}
+
+/* Emits the names that end at or before character limit (all when limit
+ * is b->n), from b->name_at on. */
+static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
+  fenci_tagger *t = b->t;
+  size_t i = b->name_at;
+  if (!t->m->ner) return 0;
+  while (i < b->n) {
+    unsigned l = t->elab[i];
+    int ps = fc_ner_pos(l), ty = fc_ner_type(l);
+    size_t j = i + 1;
+    if (ps != 0 && ps != 3) {
+      i++;
+      continue;
+    }
+    if (ps == 0) {
+      /* B (I)* E of one type; anything else is no entity */
+      while (j < b->n && fc_ner_pos(t->elab[j]) == 1 && fc_ner_type(t->elab[j]) == ty) j++;
+      if (j >= b->n || fc_ner_pos(t->elab[j]) != 2 || fc_ner_type(t->elab[j]) != ty) {
+        i = j;
+        continue;
+      }
+      j++;
+    }
+    if (j > limit) break;
+    if (b->n_url && fc_ent_in_url(b, t->eoff[i], t->eoff[j])) {
+      i = j;
+      continue;
+    }
+    {
+      fenci_entity e;
+      memset(&e, 0, sizeof e);
+      e.type = ty; /* PER LOC ORG are 1 2 3, as FENCI_ENT_* */
+      e.start = b->base + t->eoff[i];
+      e.end = b->base + t->eoff[j];
+      e.cstart = b->cbase + i;
+      e.cend = b->cbase + j;
+      e.value_text = "";
+      e.unit_start = e.unit_end = e.start;
+      if (fc_ent_emit(b, &e)) return 1;
+    }
+    i = j;
+  }
+  b->name_at = i;
+  return 0;
+}
+
+/* A time or quantity: the names before it first; a name it overlaps wins
+ * (it was found from more context) and the rule's entity is dropped. */
+static int fc_ent_numex(void *ctx, const fc_numex *x) {
+  fc_ent_block *b = ctx;
+  fenci_tagger *t = b->t;
+  size_t cs = fc_ent_char(b, x->s), ce = fc_ent_char(b, x->e), k;
+  static const int types[] = {0, FENCI_ENT_TIME, FENCI_ENT_NUMBER, FENCI_ENT_PERCENT, FENCI_ENT_MONEY,
+                              FENCI_ENT_QUANTITY};
+  fenci_entity e;
+  if (fc_ent_names_until(b, cs)) return 1;
+  if (b->n_url && fc_ent_in_url(b, x->s, x->e)) return 0;
+  if (t->m->ner) {
+    for (k = b->name_at; k < ce; k++)
+      if (t->elab[k]) return 0;
+  }
+  memset(&e, 0, sizeof e);
+  e.type = x->type >= 1 && x->type <= 5 ? types[x->type] : FENCI_ENT_NUMBER;
+  e.flags = (x->relative ? FENCI_ENTF_RELATIVE : 0) | (x->approx ? FENCI_ENTF_APPROX : 0) |
+            (x->ordinal ? FENCI_ENTF_ORDINAL : 0) | (x->duration ? FENCI_ENTF_DURATION : 0);
+  e.start = b->base + x->s;
+  e.end = b->base + x->e;
+  e.cstart = b->cbase + cs;
+  e.cend = b->cbase + ce;
+  e.has_value = x->has_value;
+  e.value = x->value;
+  e.value_text = e.type == FENCI_ENT_TIME ? x->iso : "";
+  e.unit_start = b->base + (x->ue > x->us ? x->us : x->s);
+  e.unit_end = b->base + (x->ue > x->us ? x->ue : x->s);
+  return fc_ent_emit(b, &e);
+}
+
+/* The end of the block starting at text[0]: after the first line end, else
+ * at most FC_ENT_BLOCK bytes, cut before a character start. */
+static size_t fc_ent_block_end(const char *text, size_t n) {
+  size_t lim = n < FC_ENT_BLOCK ? n : FC_ENT_BLOCK, i;
+  const char *nl = memchr(text, '\n', lim);
+  if (nl) return (size_t)(nl - text) + 1;
+  if (lim == n) return n;
+  for (i = lim; i > lim - 4 && i > 0; i--)
+    if (((unsigned char)text[i] & 0xC0) != 0x80) return i;
+  return lim;
+}
+
+fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_entity_cb cb, void *ctx) {
+  size_t pos = 0, cbase = 0;
+  const fenci_alloc *a;
+  if (!t) return FENCI_BADARG;
+  t->errmsg[0] = 0;
+  if ((!text && len) || !cb) {
+    snprintf(t->errmsg, sizeof t->errmsg, "fenci_entities: NULL text or callback");
+    return FENCI_BADARG;
+  }
+  a = &t->m->a;
+  while (pos < len) {
+    size_t bl = fc_ent_block_end(text + pos, len - pos), p = 0, n = 0;
+    fc_ent_block b;
+    fenci_rc rc;
+    if (bl + 1 > t->ecap) {
+      size_t nc = bl + 1 < FC_ENT_BLOCK + 1 ? FC_ENT_BLOCK + 1 : bl + 1;
+      void *q;
+      if (!(q = fc_realloc(a, t->ecp, nc * sizeof *t->ecp))) return FENCI_NOMEM;
+      t->ecp = q;
+      if (!(q = fc_realloc(a, t->eoff, (nc + 1) * sizeof *t->eoff))) return FENCI_NOMEM;
+      t->eoff = q;
+      if (!(q = fc_realloc(a, t->elab, nc))) return FENCI_NOMEM;
+      t->elab = q;
+      t->ecap = nc;
+    }
+    while (p < bl) {
+      uint32_t cp;
+      size_t k = fc_utf8_decode((const uint8_t *)text + pos + p, bl - p, &cp);
+      t->eoff[n] = (uint32_t)p;
+      t->ecp[n++] = cp == FC_BADCP ? 0xFFFD : cp;
+      p += k;
+    }
+    t->eoff[n] = (uint32_t)bl;
+    {
+      /* URL and e-mail spans, by the segmenter's own scanner */
+      size_t q = 0, nu = 0;
+      const uint8_t *floor = (const uint8_t *)text + pos, *bt = (const uint8_t *)text + pos;
+      while (q < bl) {
+        uint8_t kind, cls;
+        uint32_t cp;
+        size_t k = fc_unit_len_from(bt + q, bl - q, &kind, &cls, &cp, &floor);
+        if (k == 0) k = 1;
+        if (kind == FENCI_KIND_URL || kind == FENCI_KIND_EMAIL) {
+          if (nu == t->ucap) {
+            size_t nc = t->ucap ? t->ucap * 2 : 64;
+            void *u = fc_realloc(a, t->url, nc * 2 * sizeof *t->url);
+            if (!u) return FENCI_NOMEM;
+            t->url = u;
+            t->ucap = nc;
+          }
+          t->url[2 * nu] = (uint32_t)q;
+          t->url[2 * nu + 1] = (uint32_t)(q + k);
+          nu++;
+        }
+        q += k;
+      }
+      b.url = t->url;
+      b.n_url = nu;
+      b.url_at = 0;
+    }
+    b.t = t;
+    b.text = text + pos;
+    b.base = pos;
+    b.cbase = cbase;
+    b.n = n;
+    b.name_at = 0;
+    b.cb = cb;
+    b.ctx = ctx;
+    b.stopped = 0;
+    if (t->m->ner) {
+      rc = fc_ner_tag(t->m, t->m->ner, &t->nw, t->ecp, n, t->elab, a);
+      if (rc != FENCI_OK) {
+        snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));
+        return rc;
+      }
+    }
+    rc = fc_numex_scan(b.text, bl, fc_ent_numex, &b);
+    if (rc == FENCI_OK) fc_ent_names_until(&b, n);
+    if (b.stopped) {
+      snprintf(t->errmsg, sizeof t->errmsg, "stopped by the entity callback");
+      return FENCI_STOPPED;
+    }
+    if (rc != FENCI_OK) {
+      snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));
+      return rc;
+    }
+    pos += bl;
+    cbase += n;
+  }
+  return FENCI_OK;
+}

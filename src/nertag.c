@@ -1,0 +1,194 @@
+/* nertag.c - features and labelling of characters for names (nertag.h). */
+#include <string.h>
+
+#include "alloc.h"
+#include "chars.h"
+#include "model.h"
+#include "nertag.h"
+
+const char *const fc_ner_labels[FC_NER_N_LABELS] = {"O",     "B-PER", "I-PER", "E-PER", "S-PER",
+                                                    "B-LOC", "I-LOC", "E-LOC", "S-LOC", "B-ORG",
+                                                    "I-ORG", "E-ORG", "S-ORG"};
+
+#define FC_NER_LEXMAX 7 /* characters of a lexicon word looked at */
+
+void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a) {
+  fc_free(a, w->cp);
+  fc_free(a, w->cls);
+  fc_free(a, w->lb);
+  fc_free(a, w->le);
+  fc_free(a, w->lm);
+  fc_free(a, w->tb);
+  fc_free(a, w->te);
+  fc_free(a, w->tm);
+  fc_free(a, w->norm);
+  fc_free(a, w->noff);
+  fc_free(a, w->keys);
+  fc_free(a, w->koff);
+  fc_free(a, w->kscratch);
+  fc_free(a, w->emit);
+  fc_chain_work_free(&w->cw, a);
+  memset(w, 0, sizeof *w);
+}
+
+static int fc_ner_grow(fc_ner_work *w, size_t n, const fenci_alloc *a) {
+  void *p;
+  size_t nc;
+  if (n + 1 <= w->cap) return 0;
+  nc = n + n / 2 + 64;
+#define FC_NER_RE(f)                                      \
+  if (!(p = fc_realloc(a, w->f, nc * sizeof *w->f))) return -1; \
+  w->f = p;
+  FC_NER_RE(cp)
+  FC_NER_RE(cls)
+  FC_NER_RE(lb)
+  FC_NER_RE(le)
+  FC_NER_RE(lm)
+  FC_NER_RE(tb)
+  FC_NER_RE(te)
+  FC_NER_RE(tm)
+  FC_NER_RE(noff)
+#undef FC_NER_RE
+  if (!(p = fc_realloc(a, w->norm, nc * 4))) return -1;
+  w->norm = p;
+  w->cap = nc;
+  return 0;
+}
+
+/* The class of a lexicon tag for the features: person, place,
+ * organisation, other proper noun, transliterated name, anything else. */
+static uint8_t fc_ner_tagclass(const fenci_model *m, uint32_t word) {
+  const char *t = fenci_tag_name(m, fc_model_tag(m, word));
+  if (t[0] != 'n') return 6;
+  if (!strcmp(t, "nr") || !strcmp(t, "nrfg")) return 1;
+  if (!strcmp(t, "ns")) return 2;
+  if (!strcmp(t, "nt")) return 3;
+  if (!strcmp(t, "nz")) return 4;
+  if (!strcmp(t, "nrt")) return 5;
+  return 6;
+}
+
+static uint32_t fc_ner_norm(uint32_t cp) {
+  cp = fc_char_norm(cp);
+  if (cp >= '0' && cp <= '9') return '0';
+  if (cp >= 'A' && cp <= 'Z') return cp + 32;
+  return cp;
+}
+
+fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cps, size_t n,
+                        const fenci_alloc *a) {
+  size_t i, o = 0;
+  if (fc_ner_grow(w, n, a)) return FENCI_NOMEM;
+  for (i = 0; i < n; i++) {
+    uint32_t c = fc_ner_norm(cps[i]);
+    w->cp[i] = c;
+    w->cls[i] = (uint8_t)fc_char_class(cps[i]);
+    w->noff[i] = (uint32_t)o;
+    o += fc_utf8_encode(c, w->norm + o);
+    w->lb[i] = w->le[i] = w->lm[i] = 0;
+    w->tb[i] = w->te[i] = w->tm[i] = 0;
+  }
+  w->noff[n] = (uint32_t)o;
+  if (!m) return FENCI_OK;
+  for (i = 0; i < n; i++) {
+    fc_dat_match mt[FC_NER_LEXMAX + 1];
+    size_t end = i + FC_NER_LEXMAX < n ? i + FC_NER_LEXMAX : n, k, nm, j;
+    if (w->cls[i] != FC_C_HAN) continue;
+    nm = fc_dat_prefix(&m->trie, w->norm + w->noff[i], w->noff[end] - w->noff[i], mt, FC_NER_LEXMAX + 1);
+    if (nm > FC_NER_LEXMAX + 1) nm = FC_NER_LEXMAX + 1;
+    for (k = 0; k < nm; k++) {
+      /* the match's length in characters */
+      size_t len = 0;
+      uint8_t tc;
+      for (j = i + 1; j <= end; j++)
+        if (w->noff[j] - w->noff[i] == mt[k].len) {
+          len = j - i;
+          break;
+        }
+      if (len < 2) continue;
+      tc = fc_ner_tagclass(m, mt[k].value);
+      if (len >= w->lb[i]) w->lb[i] = (uint8_t)len, w->tb[i] = tc;
+      if (len >= w->le[i + len - 1]) w->le[i + len - 1] = (uint8_t)len, w->te[i + len - 1] = tc;
+      for (j = i + 1; j + 1 < i + len; j++)
+        if (len >= w->lm[j]) w->lm[j] = (uint8_t)len, w->tm[j] = tc;
+    }
+  }
+  return FENCI_OK;
+}
+
+enum {
+  N_BIAS, N_C0, N_CM1, N_CP1, N_CM2, N_CP2, N_BM1, N_BP1, N_BM2, N_BP2, N_TRI, N_CLS, N_LB, N_LE, N_LM,
+  N_LBC, N_LEC, N_LMC, N_LEXALL
+};
+
+size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys) {
+  size_t k = 0;
+#define C(d) ((ptrdiff_t)i + (d) < 0 ? 0x110001u : (size_t)((ptrdiff_t)i + (d)) >= n ? 0x110002u : w->cp[i + (d)])
+#define CL(d) ((ptrdiff_t)i + (d) < 0 ? 30u : (size_t)((ptrdiff_t)i + (d)) >= n ? 31u : (uint32_t)w->cls[i + (d)])
+#define K(t, h) keys[k++] = fc_chain_key((t), (h))
+  uint64_t cm2 = C(-2), cm1 = C(-1), c0 = C(0), cp1 = C(1), cp2 = C(2);
+  K(N_BIAS, 1);
+  K(N_C0, c0);
+  K(N_CM1, cm1);
+  K(N_CP1, cp1);
+  K(N_CM2, cm2);
+  K(N_CP2, cp2);
+  K(N_BM1, cm1 << 21 | c0);
+  K(N_BP1, c0 << 21 | cp1);
+  K(N_BM2, cm2 << 21 | cm1);
+  K(N_BP2, cp1 << 21 | cp2);
+  K(N_TRI, (cm1 << 42) | (c0 << 21) | cp1);
+  K(N_CLS, (uint64_t)CL(-1) << 16 | CL(0) << 8 | CL(1));
+  K(N_LB, (uint64_t)w->lb[i] << 8 | w->tb[i]);
+  K(N_LE, (uint64_t)w->le[i] << 8 | w->te[i]);
+  K(N_LM, (uint64_t)w->lm[i] << 8 | w->tm[i]);
+  K(N_LBC, (uint64_t)w->tb[i] << 24 | c0);
+  K(N_LEC, (uint64_t)w->te[i] << 24 | c0);
+  K(N_LMC, (uint64_t)w->tm[i] << 24 | c0);
+  K(N_LEXALL, (uint64_t)w->tb[i] << 16 | w->te[i] << 8 | w->tm[i]);
+#undef C
+#undef CL
+#undef K
+  return k;
+}
+
+size_t fc_ner_piece(const uint32_t *cps, size_t n) {
+  size_t i, lim = n < FC_NER_MAX_SEQ ? n : FC_NER_MAX_SEQ;
+  for (i = 0; i < lim; i++) {
+    uint32_t c = cps[i];
+    if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F || c == 0xFF1B || c == '!' || c == '?' || c == ';' || c == '\n')
+      return i + 1;
+  }
+  return lim;
+}
+
+fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, const uint32_t *cps, size_t n,
+                    uint8_t *labels, const fenci_alloc *a) {
+  size_t p0, i, L = c->n_labels;
+  fenci_rc rc;
+  for (p0 = 0; p0 < n; p0 += fc_ner_piece(cps + p0, n - p0)) {
+    size_t len = fc_ner_piece(cps + p0, n - p0);
+    if (w->kcap < len) {
+      void *p;
+      size_t nc = FC_NER_MAX_SEQ;
+      if (!(p = fc_realloc(a, w->keys, nc * FC_NER_MAX_KEYS * sizeof *w->keys))) return FENCI_NOMEM;
+      w->keys = p;
+      if (!(p = fc_realloc(a, w->koff, (nc + 1) * sizeof *w->koff))) return FENCI_NOMEM;
+      w->koff = p;
+      if (!(p = fc_realloc(a, w->kscratch, nc * FC_NER_MAX_KEYS * sizeof *w->kscratch))) return FENCI_NOMEM;
+      w->kscratch = p;
+      if (!(p = fc_realloc(a, w->emit, nc * FC_CHAIN_MAX_LABELS * sizeof *w->emit))) return FENCI_NOMEM;
+      w->emit = p;
+      w->kcap = nc;
+    }
+    rc = fc_ner_prepare(w, m, cps + p0, len, a);
+    if (rc != FENCI_OK) return rc;
+    w->koff[0] = 0;
+    for (i = 0; i < len; i++) w->koff[i + 1] = w->koff[i] + (uint32_t)fc_ner_keys(w, len, i, w->keys + w->koff[i]);
+    memset(w->emit, 0, len * L * sizeof *w->emit);
+    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
+    rc = fc_chain_decode(c, w->emit, len, labels + p0, &w->cw, a);
+    if (rc != FENCI_OK) return rc;
+  }
+  return FENCI_OK;
+}

@@ -1,0 +1,62 @@
+/* nertag.h - person, place and organisation names: a character labeller
+ * (chain.h, section "NERM") with BIOES labels, so entity spans are spans
+ * of characters of the text, whatever the segmentation.  The features
+ * (shared by training and use) are characters and character pairs around
+ * each position, character classes, and the lexicon's words that begin,
+ * end or cover the position with their tags (nr, ns, nt...). */
+#ifndef FC_NERTAG_H
+#define FC_NERTAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "chain.h"
+#include "fenci.h"
+
+#define FC_NER_FEATURE_VERSION 1
+#define FC_NER_MAX_KEYS 24
+#define FC_NER_MAX_SEQ 300 /* characters per decoded piece; a sentence is cut at punctuation first */
+#define FC_NER_N_LABELS 13
+
+struct fenci_model;
+
+/* Label i of the 13: 0 "O", then B I E S of PER, LOC, ORG. */
+extern const char *const fc_ner_labels[FC_NER_N_LABELS];
+/* Entity type (1 PER, 2 LOC, 3 ORG) and position (0 B, 1 I, 2 E, 3 S) of a label > 0. */
+static inline int fc_ner_type(unsigned l) { return l ? (int)((l - 1) / 4) + 1 : 0; }
+static inline int fc_ner_pos(unsigned l) { return l ? (int)((l - 1) % 4) : -1; }
+static inline unsigned fc_ner_label(int type, int pos) { return (unsigned)((type - 1) * 4 + pos + 1); }
+
+/* Per-thread scratch, grown on demand. */
+typedef struct fc_ner_work {
+  uint32_t *cp;      /* normalised code points of the piece */
+  uint8_t *cls;      /* their classes */
+  uint8_t *lb, *le, *lm; /* longest lexicon word beginning / ending / strictly covering: length (<= 7) */
+  uint8_t *tb, *te, *tm; /* ... and its tag class */
+  uint8_t *norm;     /* normalised UTF-8 of the piece */
+  uint32_t *noff;    /* character offsets into norm */
+  size_t cap, ncap;
+  uint64_t *keys;
+  uint32_t *koff, *kscratch;
+  int32_t *emit;
+  size_t kcap;
+  fc_chain_work cw;
+} fc_ner_work;
+
+void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a);
+
+/* Characters cps[0..n) of one piece (code points as in the text; invalid
+ * bytes as 0xFFFD): normalises them and finds the lexicon words over them. */
+fenci_rc fc_ner_prepare(fc_ner_work *w, const struct fenci_model *m, const uint32_t *cps, size_t n,
+                        const fenci_alloc *a);
+/* The keys of character i of the n prepared ones; their count. */
+size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys);
+/* The length of the first piece of cps[0..n) that is labelled alone:
+ * through the next sentence end (。！？；!?; or a line end), at most
+ * FC_NER_MAX_SEQ characters.  Training cuts its sentences the same way. */
+size_t fc_ner_piece(const uint32_t *cps, size_t n);
+
+/* Labels the n characters with labeller c into labels[n]. */
+fenci_rc fc_ner_tag(const struct fenci_model *m, const fc_chain *c, fc_ner_work *w, const uint32_t *cps, size_t n,
+                    uint8_t *labels, const fenci_alloc *a);
+
+#endif

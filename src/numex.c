@@ -1,0 +1,1395 @@
+/* numex.c - rule-based recogniser of times and quantities (numex.h says
+ * what is recognised and how values are written; docs/NUMEX.md has the
+ * lists and the choices).
+ *
+ * The scan is one pass over the text.  At each position it tries, in
+ * order: the guards (words that only look numeric), keyword-led forms
+ * (第, 百分之, 数百, 零下, currency signs, 公元, weekdays, relative words,
+ * dayparts), then a number followed by what gives it its type (分之, a
+ * clock time, 年/月/日, 世纪/年代, %, a unit).  Every reader is bounded by
+ * the end of the text, and every failed attempt at a numeral run moves the
+ * scan past the whole run, so no run is read from each of its positions:
+ * the work is linear in the input. */
+#include "numex.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chars.h"
+
+typedef struct numex_in {
+  const uint8_t *t; /* the text */
+  size_t n;         /* its length in bytes */
+} numex_in;
+
+/* The code point at p and its length in *l (0 at the end of the text). */
+static uint32_t numex_at(const numex_in *in, size_t p, size_t *l) {
+  uint32_t cp;
+  if (p >= in->n) {
+    *l = 0;
+    return 0;
+  }
+  *l = fc_utf8_decode(in->t + p, in->n - p, &cp);
+  return cp;
+}
+
+/* Length of literal s when the text at p starts with it, else 0. */
+static size_t numex_lit(const numex_in *in, size_t p, const char *s) {
+  size_t k;
+  if (p >= in->n || in->t[p] != (uint8_t)s[0]) return 0; /* most calls end here */
+  k = strlen(s);
+  return (in->n - p >= k && memcmp(in->t + p, s, k) == 0) ? k : 0;
+}
+
+/* Length of the longest entry of the NULL-terminated list at p (0: none);
+ * *which receives its index. */
+static size_t numex_lits(const numex_in *in, size_t p, const char *const *list, int *which) {
+  size_t best = 0, k;
+  int i;
+  for (i = 0; list[i]; i++)
+    if ((k = numex_lit(in, p, list[i])) > best) {
+      best = k;
+      if (which) *which = i;
+    }
+  return best;
+}
+
+/* 1 when the text just before p is s. */
+static int numex_before(const numex_in *in, size_t p, const char *s) {
+  size_t k = strlen(s);
+  return p >= k && p <= in->n && memcmp(in->t + p - k, s, k) == 0;
+}
+
+/* ------------------------------------------------------------ characters */
+
+/* ASCII and full-width digits. */
+static int numex_adigit(uint32_t c) {
+  if (c >= '0' && c <= '9') return (int)(c - '0');
+  if (c >= 0xFF10 && c <= 0xFF19) return (int)(c - 0xFF10);
+  return -1;
+}
+
+/* Chinese digits (the financial forms 壹贰叁... are left out: 陆 伍 拾 are
+ * also ordinary characters, as in 大陆, 队伍, 收拾). */
+static int numex_cdigit(uint32_t c) {
+  switch (c) {
+  case 0x3007: case 0x25CB: case 0x96F6: return 0; /* 〇 ○ 零 */
+  case 0x4E00: return 1;                            /* 一 */
+  case 0x4E8C: case 0x4E24: case 0x5169: return 2;  /* 二 两 兩 */
+  case 0x4E09: return 3;
+  case 0x56DB: return 4;
+  case 0x4E94: return 5;
+  case 0x516D: return 6;
+  case 0x4E03: return 7;
+  case 0x516B: return 8;
+  case 0x4E5D: return 9;
+  default: return -1;
+  }
+}
+
+/* Chinese multipliers 十 百 千 万 (萬) 亿 (億); 0 for anything else. */
+static double numex_cmult(uint32_t c) {
+  switch (c) {
+  case 0x5341: return 10.0;
+  case 0x767E: return 100.0;
+  case 0x5343: return 1000.0;
+  case 0x4E07: case 0x842C: return 1e4;
+  case 0x4EBF: case 0x5104: return 1e8;
+  default: return 0.0;
+  }
+}
+
+#define NUMEX_JI 0x51E0u   /* 几: "some", a vague digit */
+#define NUMEX_ONE 0x4E00u  /* 一 */
+#define NUMEX_MAXV 1e18    /* larger values are not kept (has_value 0) */
+
+static int numex_latin(uint32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= 0xFF21 && c <= 0xFF3A) ||
+         (c >= 0xFF41 && c <= 0xFF5A);
+}
+
+static int numex_alnum_byte(uint8_t b) {
+  return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_';
+}
+
+/* --------------------------------------------------------------- numbers */
+
+/* A number read at s. */
+typedef struct numex_num {
+  size_t s, e;    /* span */
+  double v;       /* value (as written without its vague part when approx) */
+  int ok;         /* v is exact: not overflowed */
+  int approx;     /* vague: 几, 数, 三四, 多, 余 */
+  int lone;       /* one Chinese numeral (一 两 三 十 几 ...), readable only with a unit */
+  int pair;       /* a pair of adjacent Chinese digits (三四): only with a unit */
+  int zero;       /* a lone zero (零 〇 ○): only in a clock time */
+  int isint;      /* no decimals */
+  int ndig;       /* digits of a digit string (Arabic integer part, 一九九八) */
+  int arabic;     /* written in Arabic digits */
+  int positional; /* a digit string: no multiplier, separator or decimals */
+  int bad;        /* not a number: skip to e */
+} numex_num;
+
+/* A number too large to keep exactly: found, without a value. */
+static void numex_no_value(numex_num *o) {
+  o->ok = 0;
+  o->v = 0;
+}
+
+/* Reads a run of Chinese numerals [p, limit) as a number: either a digit
+ * string (二〇〇八, three or more characters, not all the same), or the
+ * multiplier grammar (一千二百五十, 三千五百万, 十一, with the colloquial
+ * tail 二百五 = 250, 三万五 = 35000, 一千零五 = 1005), or a vague form
+ * (十几, 几百, 三四十, 十三四).  The run always ends at the first
+ * non-numeral; an ill-formed run (一五一十, 万万) is bad as a whole. */
+static void numex_chinese(const numex_in *in, size_t p, size_t limit, numex_num *o) {
+  size_t q = p, l;
+  int nch = 0, nmult = 0, stdbad = 0, pend = -1, prevdigit = 0, zero_after = 0, allsame = 1, ji = 0;
+  int last_digit = -1, pend_ji = 0;
+  uint32_t c0 = 0;
+  double yi = 0, wan = 0, small = 0, lastsm = 0, lastbig = 0, lastmult = 0, posv = 0;
+  memset(o, 0, sizeof *o);
+  o->s = p;
+  while (q < limit) {
+    uint32_t c = numex_at(in, q, &l);
+    int d = numex_cdigit(c);
+    double m = numex_cmult(c);
+    if (d < 0 && m == 0.0 && c != NUMEX_JI) break;
+    if (q + l > limit) break;
+    nch++;
+    if (nch == 1) c0 = c;
+    else if (c != c0) allsame = 0;
+    if (d >= 0 || c == NUMEX_JI) {
+      if (c == NUMEX_JI) {
+        ji = 1;
+        d = 1; /* the vague digit, written as 1: 几百 -> 100 */
+      }
+      if (nch <= 18) posv = posv * 10 + d;
+      if (d == 0 && c != NUMEX_JI) {
+        if (pend >= 0 && prevdigit) stdbad = 1; /* 一〇 only in a digit string */
+        pend = -1;
+        zero_after = 1;
+        prevdigit = 0;
+      } else if (pend >= 0 && prevdigit) {
+        if (!o->approx && c != NUMEX_JI && last_digit >= 1 && d == last_digit + 1) {
+          o->approx = 1; /* 三四: keep the first */
+          o->pair = 1;
+        } else {
+          stdbad = 1;
+        }
+      } else {
+        pend = d;
+        pend_ji = c == NUMEX_JI;
+        prevdigit = 1;
+        if (c == NUMEX_JI) o->approx = 1;
+      }
+      last_digit = d;
+    } else {
+      nmult++;
+      prevdigit = 0;
+      last_digit = -1;
+      if (m < 1e4) {
+        double dd = -1;
+        if (lastsm != 0.0 && m >= lastsm) stdbad = 1;
+        if (pend >= 0) dd = pend;
+        else if (m == 10.0 && ((small == 0.0 && lastsm == 0.0) || zero_after)) dd = 1; /* 十一, 一百零十 */
+        if (dd < 0) stdbad = 1;
+        else small += dd * m;
+        lastsm = m;
+      } else if (m == 1e4) {
+        double sec = small + (pend > 0 ? pend : 0);
+        if (sec == 0.0 || lastbig == 1e4) stdbad = 1;
+        wan = sec * 1e4;
+        small = 0;
+        lastsm = 0;
+        lastbig = 1e4;
+      } else {
+        double sec = wan + small + (pend > 0 ? pend : 0);
+        if (sec == 0.0) stdbad = 1;
+        yi += sec * 1e8;
+        wan = small = lastsm = 0;
+        lastbig = 1e8;
+      }
+      pend = -1;
+      lastmult = m;
+      zero_after = 0;
+    }
+    q += l;
+  }
+  o->e = q;
+  o->isint = 1;
+  o->ok = 1;
+  if (nch == 0) {
+    o->bad = 1;
+    return;
+  }
+  if (nmult == 0) {
+    if (nch == 1) {
+      o->v = pend >= 0 && !ji ? pend : 0;
+      if (numex_cdigit(c0) == 0) o->zero = 1;
+      else o->lone = 1;
+      return;
+    }
+    if (nch == 2 && o->pair) {
+      o->v = posv >= 10 ? (double)(int)(posv / 10) : posv;
+      return;
+    }
+    o->pair = 0;
+    o->approx = 0;
+    if (ji || allsame || nch < 3) {
+      o->bad = 1;
+      return;
+    }
+    o->positional = 1;
+    o->ndig = nch;
+    o->v = posv;
+    if (nch > 15) numex_no_value(o);
+    return;
+  }
+  if (stdbad || nch > 40) {
+    o->bad = 1;
+    return;
+  }
+  {
+    double tail = 0;
+    if (pend >= 0 && !pend_ji) tail = (lastmult >= 100 && !zero_after) ? pend * lastmult / 10 : pend; /* 三百四五 */
+    o->v = yi + wan + small + tail;
+  }
+  if (nch == 1) o->lone = 1; /* 十 */
+  o->pair = 0;               /* 三四十: vague, but a number */
+  if (o->v > NUMEX_MAXV) numex_no_value(o);
+}
+
+/* Reads Arabic digits at p: the integer part with thousands separators
+ * (1,234,567: a comma followed by exactly three digits), and with dec the
+ * decimals.  A second decimal point (1.2.3, 192.168.0.1) makes the whole
+ * dotted run an identifier (bad).  Digits touching Latin letters (G20,
+ * iPhone15, 3G) are an identifier too, unless the letters are a unit
+ * (5km), which the caller checks. */
+static void numex_arabic(const numex_in *in, size_t p, int dec, numex_num *o) {
+  size_t q = p, l, l2;
+  uint64_t iv = 0, fv = 0;
+  int nd = 0, fd = 0, grouped = 0;
+  double f10 = 1;
+  uint32_t c;
+  memset(o, 0, sizeof *o);
+  o->s = p;
+  o->arabic = 1;
+  o->ok = 1;
+  o->isint = 1;
+  o->positional = 1;
+  for (;;) {
+    int d = numex_adigit(numex_at(in, q, &l));
+    if (d < 0) break;
+    if (nd < 18) iv = iv * 10 + (uint64_t)d;
+    else o->ok = 0;
+    nd++;
+    q += l;
+  }
+  /* thousands groups: the first group has 1..3 digits (1234,567 is not grouped) */
+  while (numex_lit(in, q, ",") && (grouped || nd <= 3)) {
+    size_t r = q + 1, k = 0;
+    int ds[3], j;
+    for (j = 0; j < 3; j++) {
+      ds[j] = numex_adigit(numex_at(in, r, &k));
+      if (ds[j] < 0) break;
+      r += k;
+    }
+    if (j < 3 || numex_adigit(numex_at(in, r, &k)) >= 0) break;
+    for (j = 0; j < 3; j++) {
+      if (nd < 18) iv = iv * 10 + (uint64_t)ds[j];
+      else o->ok = 0;
+      nd++;
+    }
+    grouped = 1;
+    o->positional = 0;
+    q = r;
+  }
+  o->ndig = nd;
+  c = numex_at(in, q, &l);
+  if (dec && (c == '.' || c == 0xFF0E || c == 0xB7) && nd > 0 && numex_adigit(numex_at(in, q + l, &l2)) >= 0) {
+    size_t r = q + l;
+    for (;;) {
+      int d = numex_adigit(numex_at(in, r, &l2));
+      if (d < 0) break;
+      if (fd < 18) {
+        fv = fv * 10 + (uint64_t)d;
+        f10 *= 10;
+        fd++;
+      }
+      r += l2;
+    }
+    c = numex_at(in, r, &l2);
+    if ((c == '.' || c == 0xFF0E || c == 0xB7) && numex_adigit(numex_at(in, r + l2, &l)) >= 0) {
+      /* a dotted identifier: swallow all of it */
+      for (;;) {
+        c = numex_at(in, r, &l);
+        if (l == 0 || !(numex_adigit(c) >= 0 || c == '.' || c == 0xFF0E || c == 0xB7)) break;
+        r += l;
+      }
+      o->e = r;
+      o->bad = 1;
+      return;
+    }
+    q = r;
+    o->isint = 0;
+    o->positional = 0;
+  }
+  o->e = q;
+  o->v = o->ok ? (double)iv + (double)fv / f10 : 0;
+  if (o->v > NUMEX_MAXV) numex_no_value(o);
+}
+
+/* A multiplier tail after a number (22万, 1.2亿, 3千万, 10万亿): each
+ * multiplier larger than the one before; 千 before 克 米 瓦 is the unit's
+ * (5千克 is 5 kg).  Returns the end, the product in *mul. */
+static size_t numex_tail(const numex_in *in, size_t q, double *mul) {
+  double prod = 1, last = 0;
+  size_t l;
+  for (;;) {
+    double m = numex_cmult(numex_at(in, q, &l));
+    if (m == 0.0 || (last != 0.0 && m <= last)) break;
+    if (m == 1000.0 && (numex_lit(in, q + l, "克") || numex_lit(in, q + l, "米") || numex_lit(in, q + l, "瓦")))
+      break;
+    prod *= m;
+    last = m;
+    q += l;
+  }
+  *mul = prod;
+  return q;
+}
+
+static int numex_approx_word(const numex_in *in, size_t q) {
+  return numex_lit(in, q, "多") || numex_lit(in, q, "余");
+}
+
+/* The number at p.  With full: also decimals, 多/余 and the multiplier
+ * tail (Arabic 22万, Chinese 三点五亿, 三百多万).  o->bad (skip to o->e)
+ * when p starts a run that is not a number; o->e == p when p starts no
+ * numeral at all. */
+static void numex_number(const numex_in *in, size_t p, int full, numex_num *o) {
+  size_t l;
+  uint32_t c = numex_at(in, p, &l);
+  if (numex_adigit(c) >= 0) {
+    numex_arabic(in, p, full, o);
+    if (o->bad) return;
+    /* identifiers: digits right after a Latin letter (G20, MP3) */
+    if ((p >= 1 && numex_alnum_byte(in->t[p - 1]) && !(in->t[p - 1] >= '0' && in->t[p - 1] <= '9')) ||
+        (p >= 3 && in->t[p - 3] == 0xEF && ((in->t[p - 2] == 0xBC && in->t[p - 1] >= 0xA1 && in->t[p - 1] <= 0xBA) ||
+                                            (in->t[p - 2] == 0xBD && in->t[p - 1] >= 0x81 && in->t[p - 1] <= 0x9A)))) {
+      size_t q = o->e, l2;
+      for (;;) {
+        uint32_t d = numex_at(in, q, &l);
+        if (l == 0) break;
+        if (d == '.' && numex_adigit(numex_at(in, q + 1, &l2)) >= 0) d = '_'; /* v1.2.3 */
+        if (!(numex_latin(d) || numex_adigit(d) >= 0 || d == '_')) break;
+        q += l;
+      }
+      o->e = q;
+      o->bad = 1;
+      return;
+    }
+  } else if (numex_cdigit(c) >= 0 || numex_cmult(c) == 10.0 || c == NUMEX_JI) {
+    numex_chinese(in, p, in->n, o);
+    /* 五千克, 五万千瓦: the 千 belongs to the unit */
+    if (o->e - p > 3 && numex_before(in, o->e, "千") &&
+        (numex_lit(in, o->e, "克") || numex_lit(in, o->e, "米") || numex_lit(in, o->e, "瓦"))) {
+      size_t run_end = o->e;
+      numex_chinese(in, p, o->e - 3, o);
+      if (o->bad) o->e = run_end; /* skip the whole run */
+    }
+    if (o->bad) return;
+    /* Chinese decimals: 三点五, 百分之三点五, 一点五亿 */
+    if (full && !o->approx && !o->positional && numex_lit(in, o->e, "点")) {
+      size_t r = o->e + 3, k;
+      double f10 = 1, fv = 0;
+      int d, nd = 0;
+      while ((d = numex_cdigit(numex_at(in, r, &k))) >= 0) {
+        if (nd < 18) fv = fv * 10 + d, f10 *= 10, nd++;
+        r += k;
+      }
+      if (nd > 0 && numex_cmult(numex_at(in, r, &k)) < 1e4 && numex_cmult(numex_at(in, r, &k)) != 0.0) nd = 0;
+      if (nd > 0) {
+        o->v += fv / f10;
+        o->e = r;
+        o->isint = 0;
+        o->lone = o->zero = 0;
+      }
+    }
+  } else {
+    memset(o, 0, sizeof *o);
+    o->s = o->e = p;
+    return;
+  }
+  if (!full) return;
+  /* 300多万, 十多年; a single digit takes no 多 (一多半) */
+  if (numex_approx_word(in, o->e) && !o->zero && !(o->lone && o->v < 10) && !o->pair) {
+    o->approx = 1;
+    o->lone = 0;
+    o->e += 3;
+  }
+  {
+    double mul;
+    size_t e = numex_tail(in, o->e, &mul);
+    if (e > o->e && !o->zero) {
+      o->v *= mul;
+      if (o->v > NUMEX_MAXV) numex_no_value(o);
+      o->e = e;
+      o->lone = o->pair = 0;
+      o->positional = 0;
+      if (!o->approx && numex_approx_word(in, o->e)) {
+        o->approx = 1;
+        o->e += 3;
+      }
+      /* 3亿5000万, 2万5千: Arabic parts with ever smaller multipliers */
+      while (o->arabic && !o->approx && numex_adigit(numex_at(in, o->e, &l)) >= 0) {
+        numex_num n2;
+        double m2;
+        size_t e2;
+        numex_arabic(in, o->e, 1, &n2);
+        if (n2.bad) break;
+        e2 = numex_tail(in, n2.e, &m2);
+        if (e2 == n2.e || m2 >= mul || m2 < 10) break;
+        if (n2.ok && o->ok) o->v += n2.v * m2;
+        else numex_no_value(o);
+        if (!n2.isint) o->isint = 0;
+        o->e = e2;
+        mul = m2;
+      }
+    }
+  }
+}
+
+/* An integer usable as a date or clock field, in [lo, hi]. */
+static int numex_field(const numex_num *x, double lo, double hi) {
+  return x->e > x->s && !x->bad && x->ok && x->isint && !x->approx && !x->pair && x->v >= lo && x->v <= hi;
+}
+
+/* ------------------------------------------------------------ unit words */
+
+enum { NUMEX_U_QTY = 1, NUMEX_U_MONEY, NUMEX_U_DUR };
+
+typedef struct numex_unit {
+  const char *s;  /* the word */
+  uint8_t kind;   /* NUMEX_U_* */
+  char dur;       /* NUMEX_U_DUR: the ISO 8601 designator, 'h' 'm' 's' for PT..H/M/S */
+  uint8_t approx; /* 个多月: the 多 inside makes it vague */
+  uint8_t latin;  /* ASCII letters: no letter or digit may follow */
+} numex_unit;
+
+/* Measure words, currencies and units (longest match wins).  Left out on
+ * purpose: 起 (一起), 下 (一下), 样 (一样), 口 (一口气), 头 (一头雾水),
+ * 道 (一道), 角 and 毛 alone (三角形, 三毛): see docs/NUMEX.md. */
+static const numex_unit numex_units[] = {
+    /* money */
+    {"元", NUMEX_U_MONEY, 0, 0, 0}, {"美元", NUMEX_U_MONEY, 0, 0, 0}, {"英镑", NUMEX_U_MONEY, 0, 0, 0},
+    {"欧元", NUMEX_U_MONEY, 0, 0, 0}, {"日元", NUMEX_U_MONEY, 0, 0, 0}, {"法郎", NUMEX_U_MONEY, 0, 0, 0},
+    {"瑞士法郎", NUMEX_U_MONEY, 0, 0, 0}, {"法国法郎", NUMEX_U_MONEY, 0, 0, 0}, {"卢布", NUMEX_U_MONEY, 0, 0, 0},
+    {"港元", NUMEX_U_MONEY, 0, 0, 0}, {"港币", NUMEX_U_MONEY, 0, 0, 0}, {"澳元", NUMEX_U_MONEY, 0, 0, 0},
+    {"加元", NUMEX_U_MONEY, 0, 0, 0}, {"韩元", NUMEX_U_MONEY, 0, 0, 0}, {"马克", NUMEX_U_MONEY, 0, 0, 0},
+    {"德国马克", NUMEX_U_MONEY, 0, 0, 0}, {"人民币", NUMEX_U_MONEY, 0, 0, 0}, {"元人民币", NUMEX_U_MONEY, 0, 0, 0},
+    {"美金", NUMEX_U_MONEY, 0, 0, 0}, {"台币", NUMEX_U_MONEY, 0, 0, 0}, {"新台币", NUMEX_U_MONEY, 0, 0, 0},
+    {"新加坡元", NUMEX_U_MONEY, 0, 0, 0}, {"卢比", NUMEX_U_MONEY, 0, 0, 0}, {"里拉", NUMEX_U_MONEY, 0, 0, 0},
+    {"比索", NUMEX_U_MONEY, 0, 0, 0}, {"泰铢", NUMEX_U_MONEY, 0, 0, 0}, {"块钱", NUMEX_U_MONEY, 0, 0, 0},
+    {"角钱", NUMEX_U_MONEY, 0, 0, 0}, {"毛钱", NUMEX_U_MONEY, 0, 0, 0}, {"分钱", NUMEX_U_MONEY, 0, 0, 0},
+    /* durations */
+    {"年", NUMEX_U_DUR, 'Y', 0, 0}, {"个月", NUMEX_U_DUR, 'M', 0, 0}, {"个多月", NUMEX_U_DUR, 'M', 1, 0},
+    {"周", NUMEX_U_DUR, 'W', 0, 0}, {"星期", NUMEX_U_DUR, 'W', 0, 0}, {"个星期", NUMEX_U_DUR, 'W', 0, 0},
+    {"个多星期", NUMEX_U_DUR, 'W', 1, 0}, {"礼拜", NUMEX_U_DUR, 'W', 0, 0}, {"个礼拜", NUMEX_U_DUR, 'W', 0, 0},
+    {"天", NUMEX_U_DUR, 'D', 0, 0}, {"小时", NUMEX_U_DUR, 'h', 0, 0}, {"个小时", NUMEX_U_DUR, 'h', 0, 0},
+    {"个多小时", NUMEX_U_DUR, 'h', 1, 0}, {"钟头", NUMEX_U_DUR, 'h', 0, 0}, {"个钟头", NUMEX_U_DUR, 'h', 0, 0},
+    {"分钟", NUMEX_U_DUR, 'm', 0, 0}, {"年头", NUMEX_U_DUR, 'Y', 0, 0}, {"个年头", NUMEX_U_DUR, 'Y', 0, 0}, {"秒", NUMEX_U_DUR, 's', 0, 0}, {"秒钟", NUMEX_U_DUR, 's', 0, 0},
+    /* measure words and units */
+    {"个", NUMEX_U_QTY, 0, 0, 0}, {"名", NUMEX_U_QTY, 0, 0, 0}, {"人", NUMEX_U_QTY, 0, 0, 0},
+    {"人次", NUMEX_U_QTY, 0, 0, 0}, {"位", NUMEX_U_QTY, 0, 0, 0}, {"发", NUMEX_U_QTY, 0, 0, 0},
+    {"件", NUMEX_U_QTY, 0, 0, 0}, {"次", NUMEX_U_QTY, 0, 0, 0}, {"架", NUMEX_U_QTY, 0, 0, 0},
+    {"架次", NUMEX_U_QTY, 0, 0, 0}, {"辆", NUMEX_U_QTY, 0, 0, 0}, {"艘", NUMEX_U_QTY, 0, 0, 0},
+    {"门", NUMEX_U_QTY, 0, 0, 0}, {"吨", NUMEX_U_QTY, 0, 0, 0}, {"公斤", NUMEX_U_QTY, 0, 0, 0},
+    {"千克", NUMEX_U_QTY, 0, 0, 0}, {"克", NUMEX_U_QTY, 0, 0, 0}, {"斤", NUMEX_U_QTY, 0, 0, 0},
+    {"米", NUMEX_U_QTY, 0, 0, 0}, {"公里", NUMEX_U_QTY, 0, 0, 0}, {"千米", NUMEX_U_QTY, 0, 0, 0},
+    {"厘米", NUMEX_U_QTY, 0, 0, 0}, {"毫米", NUMEX_U_QTY, 0, 0, 0}, {"平方米", NUMEX_U_QTY, 0, 0, 0},
+    {"平方公里", NUMEX_U_QTY, 0, 0, 0}, {"立方米", NUMEX_U_QTY, 0, 0, 0}, {"公顷", NUMEX_U_QTY, 0, 0, 0},
+    {"亩", NUMEX_U_QTY, 0, 0, 0}, {"英里", NUMEX_U_QTY, 0, 0, 0}, {"英尺", NUMEX_U_QTY, 0, 0, 0},
+    {"海里", NUMEX_U_QTY, 0, 0, 0}, {"岁", NUMEX_U_QTY, 0, 0, 0}, {"倍", NUMEX_U_QTY, 0, 0, 0},
+    {"度", NUMEX_U_QTY, 0, 0, 0}, {"摄氏度", NUMEX_U_QTY, 0, 0, 0}, {"℃", NUMEX_U_QTY, 0, 0, 0},
+    {"条", NUMEX_U_QTY, 0, 0, 0}, {"张", NUMEX_U_QTY, 0, 0, 0}, {"台", NUMEX_U_QTY, 0, 0, 0},
+    {"套", NUMEX_U_QTY, 0, 0, 0}, {"座", NUMEX_U_QTY, 0, 0, 0}, {"所", NUMEX_U_QTY, 0, 0, 0},
+    {"家", NUMEX_U_QTY, 0, 0, 0}, {"项", NUMEX_U_QTY, 0, 0, 0}, {"种", NUMEX_U_QTY, 0, 0, 0},
+    {"本", NUMEX_U_QTY, 0, 0, 0}, {"部", NUMEX_U_QTY, 0, 0, 0}, {"支", NUMEX_U_QTY, 0, 0, 0},
+    {"只", NUMEX_U_QTY, 0, 0, 0}, {"匹", NUMEX_U_QTY, 0, 0, 0}, {"份", NUMEX_U_QTY, 0, 0, 0},
+    {"间", NUMEX_U_QTY, 0, 0, 0}, {"层", NUMEX_U_QTY, 0, 0, 0}, {"篇", NUMEX_U_QTY, 0, 0, 0},
+    {"批", NUMEX_U_QTY, 0, 0, 0}, {"场", NUMEX_U_QTY, 0, 0, 0}, {"届", NUMEX_U_QTY, 0, 0, 0},
+    {"期", NUMEX_U_QTY, 0, 0, 0}, {"户", NUMEX_U_QTY, 0, 0, 0}, {"股", NUMEX_U_QTY, 0, 0, 0},
+    {"升", NUMEX_U_QTY, 0, 0, 0}, {"毫升", NUMEX_U_QTY, 0, 0, 0}, {"千瓦", NUMEX_U_QTY, 0, 0, 0},
+    {"千瓦时", NUMEX_U_QTY, 0, 0, 0}, {"瓦", NUMEX_U_QTY, 0, 0, 0}, {"伏", NUMEX_U_QTY, 0, 0, 0},
+    {"点", NUMEX_U_QTY, 0, 0, 0}, {"分", NUMEX_U_QTY, 0, 0, 0}, {"百分点", NUMEX_U_QTY, 0, 0, 0},
+    {"个百分点", NUMEX_U_QTY, 0, 0, 0}, {"周年", NUMEX_U_QTY, 0, 0, 0}, {"颗", NUMEX_U_QTY, 0, 0, 0},
+    {"枚", NUMEX_U_QTY, 0, 0, 0}, {"棵", NUMEX_U_QTY, 0, 0, 0}, {"块", NUMEX_U_QTY, 0, 0, 0},
+    {"页", NUMEX_U_QTY, 0, 0, 0}, {"首", NUMEX_U_QTY, 0, 0, 0}, {"幅", NUMEX_U_QTY, 0, 0, 0},
+    {"栋", NUMEX_U_QTY, 0, 0, 0}, {"处", NUMEX_U_QTY, 0, 0, 0}, {"例", NUMEX_U_QTY, 0, 0, 0},
+    {"轮", NUMEX_U_QTY, 0, 0, 0}, {"桶", NUMEX_U_QTY, 0, 0, 0}, {"码", NUMEX_U_QTY, 0, 0, 0},
+    {"笔", NUMEX_U_QTY, 0, 0, 0}, {"箱", NUMEX_U_QTY, 0, 0, 0}, {"级", NUMEX_U_QTY, 0, 0, 0},
+    {"头", NUMEX_U_QTY, 0, 0, 0}, {"盎司", NUMEX_U_QTY, 0, 0, 0}, {"公升", NUMEX_U_QTY, 0, 0, 0},
+    {"系列", NUMEX_U_QTY, 0, 0, 0}, {"片", NUMEX_U_QTY, 0, 0, 0}, {"曲", NUMEX_U_QTY, 0, 0, 0},
+    {"声", NUMEX_U_QTY, 0, 0, 0}, {"群", NUMEX_U_QTY, 0, 0, 0}, {"句", NUMEX_U_QTY, 0, 0, 0},
+    {"段", NUMEX_U_QTY, 0, 0, 0}, {"封", NUMEX_U_QTY, 0, 0, 0}, {"盆", NUMEX_U_QTY, 0, 0, 0},
+    {"双", NUMEX_U_QTY, 0, 0, 0}, {"串", NUMEX_U_QTY, 0, 0, 0}, {"组", NUMEX_U_QTY, 0, 0, 0},
+    {"阵", NUMEX_U_QTY, 0, 0, 0}, {"朵", NUMEX_U_QTY, 0, 0, 0}, {"排", NUMEX_U_QTY, 0, 0, 0},
+    {"把", NUMEX_U_QTY, 0, 0, 0}, {"杯", NUMEX_U_QTY, 0, 0, 0}, {"碗", NUMEX_U_QTY, 0, 0, 0},
+    {"瓶", NUMEX_U_QTY, 0, 0, 0}, {"袋", NUMEX_U_QTY, 0, 0, 0}, {"包", NUMEX_U_QTY, 0, 0, 0},
+    {"束", NUMEX_U_QTY, 0, 0, 0}, {"具", NUMEX_U_QTY, 0, 0, 0}, {"粒", NUMEX_U_QTY, 0, 0, 0},
+    {"顿", NUMEX_U_QTY, 0, 0, 0}, {"趟", NUMEX_U_QTY, 0, 0, 0}, {"遍", NUMEX_U_QTY, 0, 0, 0},
+    {"餐", NUMEX_U_QTY, 0, 0, 0},
+    {"km", NUMEX_U_QTY, 0, 0, 1}, {"kg", NUMEX_U_QTY, 0, 0, 1}, {"cm", NUMEX_U_QTY, 0, 0, 1},
+    {"mm", NUMEX_U_QTY, 0, 0, 1}, {"m", NUMEX_U_QTY, 0, 0, 1}, {"g", NUMEX_U_QTY, 0, 0, 1},
+    {"mg", NUMEX_U_QTY, 0, 0, 1}, {"ml", NUMEX_U_QTY, 0, 0, 1}, {"kW", NUMEX_U_QTY, 0, 0, 1},
+    {"MW", NUMEX_U_QTY, 0, 0, 1}, {"kWh", NUMEX_U_QTY, 0, 0, 1}, {"Hz", NUMEX_U_QTY, 0, 0, 1},
+    {"MHz", NUMEX_U_QTY, 0, 0, 1}, {"GHz", NUMEX_U_QTY, 0, 0, 1}, {"KB", NUMEX_U_QTY, 0, 0, 1},
+    {"MB", NUMEX_U_QTY, 0, 0, 1}, {"GB", NUMEX_U_QTY, 0, 0, 1}, {"TB", NUMEX_U_QTY, 0, 0, 1},
+    {"°C", NUMEX_U_QTY, 0, 0, 0},
+};
+
+/* A unit word followed by a character that makes it part of another word
+ * (两千万台湾同胞: 台 is no unit there). */
+static const char *const numex_unit_blocks[] = {"台湾", "台北", "台南", "台中", "台独", "台胞", "台商", "台港", NULL};
+
+/* The longest unit word at q (NULL: none); its length in *ul.  A Latin
+ * unit must not run on into more letters or digits (5kmh is no km). */
+static const numex_unit *numex_unit_at(const numex_in *in, size_t q, size_t *ul) {
+  const numex_unit *best = NULL;
+  size_t i, bl = 0;
+  int j;
+  for (j = 0; numex_unit_blocks[j]; j++)
+    if (numex_lit(in, q, numex_unit_blocks[j])) {
+      *ul = 0;
+      return NULL;
+    }
+  for (i = 0; i < sizeof numex_units / sizeof numex_units[0]; i++) {
+    size_t k = numex_lit(in, q, numex_units[i].s);
+    if (k > bl) {
+      if (numex_units[i].latin && q + k < in->n && numex_alnum_byte(in->t[q + k])) continue;
+      best = &numex_units[i];
+      bl = k;
+    }
+  }
+  *ul = bl;
+  return best;
+}
+
+/* ---------------------------------------------------------------- guards */
+
+/* Words that start with a numeral but are no number: skipped whole
+ * wherever a number could start.  Most traps (一些 一切 一样 一起 一直
+ * 一定 一般 一边 一旦 九死一生 一心一意) need no entry: a single numeral
+ * is only read with a unit after it.  These are the ones where a unit
+ * (or a second numeral with a unit) follows. */
+static const char *const numex_skip_words[] = {
+    "一点儿", "一点点", "一块儿", "一部分", "一次性", "一元化", "一元论", "一年四季", "一年一度", "一天到晚",
+    "五花八门", "三番五次", "十万火急", "三门峡", "七台河", "一五一十", NULL};
+
+/* A single numeral with exactly this unit (and nothing longer: 十分钟,
+ * 一分钱, 十分之一 stay), or a word starting with one, is no quantity:
+ * 十分 "very", 一度 "once", 一时 "for a while", 一点 "a little",
+ * 一分为二, 四处 "everywhere", 一头雾水, 一把手. */
+static const char *const numex_lone_guards[] = {"十分", "一度", "几度", "一时", "一点", "一分", "四处", "四周",
+                                                "一头", "一把手", "一阵子", "一片片", NULL};
+
+/* Characters before 一 that make a word of it: 统一 唯一 惟一 万一 同一
+ * 单一 专一 划一 逐一 不一. */
+static const char *const numex_one_words[] = {"统", "唯", "惟", "万", "同", "单", "专", "划", "逐", "不", NULL};
+
+static int numex_lone_guarded(const numex_in *in, size_t s, size_t e) {
+  int i;
+  for (i = 0; numex_lone_guards[i]; i++) {
+    size_t k = numex_lit(in, s, numex_lone_guards[i]);
+    if (k && k >= e - s) return 1; /* the guard covers the candidate */
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- times */
+
+enum { NUMEX_DP_AM = 1, NUMEX_DP_NOON, NUMEX_DP_PM, NUMEX_DP_NIGHT };
+
+static const char *const numex_dayparts[] = {"上午", "早上", "早晨", "清晨", "凌晨", "中午", "下午",
+                                             "午后", "傍晚", "晚上", "晚间", "夜里", "夜间", "深夜",
+                                             "午夜", "半夜", NULL};
+static const uint8_t numex_daypart_kind[] = {NUMEX_DP_AM,    NUMEX_DP_AM,    NUMEX_DP_AM,    NUMEX_DP_AM,
+                                             NUMEX_DP_AM,    NUMEX_DP_NOON,  NUMEX_DP_PM,    NUMEX_DP_PM,
+                                             NUMEX_DP_PM,    NUMEX_DP_NIGHT, NUMEX_DP_NIGHT, NUMEX_DP_NIGHT,
+                                             NUMEX_DP_NIGHT, NUMEX_DP_NIGHT, NUMEX_DP_NIGHT, NUMEX_DP_NIGHT};
+
+/* One-character dayparts, taken only before a clock time (晚6时) or
+ * after a date (25日晚): alone they are ordinary words (晚会, 早已). */
+static const char *const numex_dayparts1[] = {"早", "晚", "晨", "夜", NULL};
+static const uint8_t numex_daypart1_kind[] = {NUMEX_DP_AM, NUMEX_DP_NIGHT, NUMEX_DP_AM, NUMEX_DP_NIGHT};
+
+/* Relative time words (relative = 1, iso ""). */
+static const char *const numex_relative[] = {
+    "今天", "明天", "昨天", "前天", "后天", "大前天", "大后天", "今日", "明日", "昨日", "次日", "翌日",
+    "前日", "当天", "当日", "当晚", "今年", "明年", "去年", "前年", "后年", "来年", "次年", "翌年",
+    "今晚", "昨晚", "明晚", "今早", "明早", "今晨", "昨夜", "本周", "上周", "下周", "这周", "本月",
+    "上月", "下月", "上个月", "下个月", "这个月", "本世纪", "上世纪", "近日", "近年", "上一年", "下一年",
+    "上半年", "下半年", "上年", "往年", "目前", "现在", "如今", "当前", "最近", "近来", "今后", NULL};
+
+/* A relative word is not read when the character before it makes a word
+ * with its first character: 表现在 (表现), 日本周边 (日本), 项目前期
+ * (项目), 接近日本 (接近), 失去年轻 (失去), 说明天 (说明), 相当天真
+ * (相当), 以上年龄 (以上).  Each entry: the first character, then the
+ * characters that may not come before it. */
+static const char *const numex_rel_guard[][2] = {
+    {"明", "说表证声标查阐鲜透聪文发光简精英指注写讲辨严分开清失澄申自高"},
+    {"去", "失过离除回进出上下死归拿送老远逝抹删"},
+    {"前", "提之以目当空面眼跟生事会战超向从"},
+    {"后", "以之最然随先前落背今此午幕身其"},
+    {"今", "如迄当现古"},
+    {"上", "以马之向晚早加再爱街会身世路"},
+    {"下", "以地天上乡底私陛阁眼手当南"},
+    {"近", "接附靠将亲最贴"},
+    {"当", "相应适正担充妥恰便勾典"},
+    {"目", "项节题栏数科名盲注纲书眉头"},
+    {"现", "表体出实呈发展再重兑浮显涌闪"},
+    {"如", "比例正譬假诸犹宛不莫一有何无"},
+    {"次", "首每层名档批依渐其班车"},
+    {"本", "日根基资书课剧样版账"},
+    {"往", "以向交来神过既已"},
+};
+
+/* 1 when the relative word at p is really the end of another word. */
+static int numex_rel_guarded(const numex_in *in, size_t p) {
+  size_t i, l, k;
+  uint32_t prev = 0;
+  if (p < 3) return 0;
+  if (fc_utf8_decode(in->t + p - 3, 3, &prev) != 3 || prev == FC_BADCP) return 0;
+  for (i = 0; i < sizeof numex_rel_guard / sizeof numex_rel_guard[0]; i++) {
+    const char *set = numex_rel_guard[i][1];
+    if (!numex_lit(in, p, numex_rel_guard[i][0])) continue;
+    for (k = 0; set[k]; k += l) {
+      uint32_t c;
+      l = fc_utf8_decode((const uint8_t *)set + k, strlen(set + k), &c);
+      if (c == prev) return 1;
+    }
+    return 0;
+  }
+  return 0;
+}
+
+/* Holidays: TIME, with the ISO month and day when the date is fixed in
+ * the Gregorian calendar ("" for the lunar ones). */
+static const char *const numex_holidays[] = {"元旦", "春节", "除夕", "元宵节", "清明节", "端午节", "中秋节", "重阳节",
+                                             "国庆节", "圣诞节", "平安夜", "劳动节", "儿童节", "建军节", "教师节",
+                                             "情人节", "大年初一", "大年三十", NULL};
+static const char *const numex_holiday_iso[] = {"--01-01", "", "", "", "", "", "", "", "--10-01", "--12-25",
+                                                "--12-24", "--05-01", "--06-01", "--08-01", "--09-10", "--02-14",
+                                                "", ""};
+
+_Static_assert(sizeof numex_dayparts / sizeof numex_dayparts[0] == sizeof numex_daypart_kind + 1, "daypart kinds");
+_Static_assert(sizeof numex_dayparts1 / sizeof numex_dayparts1[0] == sizeof numex_daypart1_kind + 1, "daypart kinds");
+_Static_assert(sizeof numex_holidays / sizeof numex_holidays[0] == sizeof numex_holiday_iso / sizeof numex_holiday_iso[0] + 1,
+               "holiday dates");
+
+/* After an amount of time: 三天后, 两年前, 五年以来. */
+static const char *const numex_rel_after[] = {"后", "前", "以后", "以前", "之后", "之前", "以来", NULL};
+
+typedef struct numex_tm {
+  int hasy;               /* y is given */
+  int y;                  /* year (astronomical: 公元前1年 is 0) */
+  int mo, d, h, mi, sec;  /* -1: not given */
+} numex_tm;
+
+static void numex_tm_init(numex_tm *t) {
+  t->mo = t->d = t->h = t->mi = t->sec = -1;
+  t->y = t->hasy = 0;
+}
+
+/* ISO 8601 of a date and/or clock time; "" when nothing is known. */
+static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap) {
+  /* fields are range-checked by their readers: at most "-9998-12-31T24:59:59" */
+  char y[16] = "", md[32] = "", hm[40] = "";
+  if (t->hasy) {
+    snprintf(y, sizeof y, t->y < 0 ? "-%04d" : "%04d", t->y < 0 ? -t->y : t->y);
+    if (t->mo > 0 && t->d > 0) snprintf(md, sizeof md, "-%02d-%02d", t->mo, t->d);
+    else if (t->mo > 0) snprintf(md, sizeof md, "-%02d", t->mo);
+  } else if (t->mo > 0 && t->d > 0) {
+    snprintf(md, sizeof md, "--%02d-%02d", t->mo, t->d);
+  } else if (t->mo > 0) {
+    snprintf(md, sizeof md, "--%02d", t->mo);
+  } else if (t->d > 0) {
+    snprintf(md, sizeof md, "---%02d", t->d);
+  }
+  if (t->h >= 0 && t->sec >= 0) snprintf(hm, sizeof hm, "T%02d:%02d:%02d", t->h, t->mi >= 0 ? t->mi : 0, t->sec);
+  else if (t->h >= 0) snprintf(hm, sizeof hm, "T%02d:%02d", t->h, t->mi >= 0 ? t->mi : 0);
+  snprintf(iso, cap, "%s%s%s", y, md, hm);
+}
+
+/* A clock time at p: H:MM[:SS] (Arabic), or H点/时 with 钟, 半, 一刻,
+ * 三刻, 整 or M分 after it.  dp is the daypart before it (NUMEX_DP_*, 0
+ * none); firm says the context already makes it a time (a daypart, a
+ * date, a relative day word).  A bare H点 without any of these is not a
+ * time (三点建议 is a quantity); a bare H时 is.  Returns the end or 0. */
+static size_t numex_clock(const numex_in *in, size_t p, int dp, int firm, numex_tm *t) {
+  numex_num h, m;
+  size_t q, l, k;
+  int hh, mi = 0, sec = -1, sfx = 0;
+  uint32_t c;
+  numex_number(in, p, 0, &h);
+  if (!numex_field(&h, 0, 24) || (h.arabic && h.ndig > 2)) return 0;
+  hh = (int)h.v;
+  q = h.e;
+  c = numex_at(in, q, &l);
+  if ((c == ':' || c == 0xFF1A) && h.arabic) {
+    int d1 = numex_adigit(numex_at(in, q + l, &k)), d2;
+    size_t r = q + l + k;
+    if (d1 < 0) return 0;
+    d2 = numex_adigit(numex_at(in, r, &k));
+    if (d2 < 0) return 0;
+    r += k;
+    if (numex_adigit(numex_at(in, r, &k)) >= 0 || d1 * 10 + d2 > 59) return 0;
+    mi = d1 * 10 + d2;
+    q = r;
+    c = numex_at(in, q, &l);
+    if (c == ':' || c == 0xFF1A) {
+      int s1 = numex_adigit(numex_at(in, q + l, &k)), s2;
+      r = q + l + k;
+      s2 = numex_adigit(numex_at(in, r, &k));
+      if (s1 >= 0 && s2 >= 0 && numex_adigit(numex_at(in, r + k, &l)) < 0 && s1 * 10 + s2 <= 59) {
+        sec = s1 * 10 + s2;
+        q = r + k;
+      }
+    }
+    sfx = 1;
+  } else if ((k = numex_lit(in, q, "点")) || (k = numex_lit(in, q, "时"))) {
+    int shi = numex_lit(in, q, "时") != 0;
+    q += k;
+    if ((k = numex_lit(in, q, "钟")) || (k = numex_lit(in, q, "整"))) {
+      q += k;
+      sfx = 1;
+    } else if ((k = numex_lit(in, q, "半"))) {
+      q += k;
+      mi = 30;
+      sfx = 1;
+    } else if ((k = numex_lit(in, q, "一刻"))) {
+      q += k;
+      mi = 15;
+      sfx = 1;
+    } else if ((k = numex_lit(in, q, "三刻"))) {
+      q += k;
+      mi = 45;
+      sfx = 1;
+    } else {
+      size_t r = q + numex_lit(in, q, "零");
+      numex_number(in, r, 0, &m);
+      if (numex_field(&m, 0, 59) && (k = numex_lit(in, m.e, "分")) && !numex_lit(in, m.e + k, "钟") &&
+          !numex_lit(in, m.e + k, "之")) {
+        mi = (int)m.v;
+        q = m.e + k;
+        sfx = 1;
+        numex_number(in, q, 0, &m);
+        if (numex_field(&m, 0, 59) && (k = numex_lit(in, m.e, "秒"))) {
+          sec = (int)m.v;
+          q = m.e + k;
+        }
+      }
+    }
+    if (!(dp || firm || sfx || shi)) return 0;
+    if (!dp && !firm && !sfx && numex_lone_guarded(in, p, q)) return 0; /* 一时 */
+    if (h.zero && !sfx && !shi && !dp) return 0;
+  } else {
+    return 0;
+  }
+  if (hh == 24 && (mi > 0 || sec > 0)) return 0;
+  switch (dp) {
+  case NUMEX_DP_PM:
+    if (hh < 12) hh += 12;
+    break;
+  case NUMEX_DP_NOON:
+    if (hh < 6) hh += 12;
+    break;
+  case NUMEX_DP_NIGHT:
+    if (hh >= 6 && hh < 12) hh += 12;
+    else if (hh == 12) hh = 0;
+    break;
+  case NUMEX_DP_AM:
+    if (hh == 12) hh = 0;
+    break;
+  default:
+    break;
+  }
+  t->h = hh;
+  t->mi = mi;
+  t->sec = sec;
+  return q;
+}
+
+/* An optional daypart and clock time after a date or a relative day word:
+ * 上午9时, 晚上, 9:30.  Returns the new end (q when there is none). */
+static size_t numex_time_after(const numex_in *in, size_t q, int after_date, numex_tm *t) {
+  int which = 0, dp = 0;
+  size_t k = numex_lits(in, q, numex_dayparts, &which), e;
+  if (k) dp = numex_daypart_kind[which];
+  else if ((k = numex_lits(in, q, numex_dayparts1, &which))) dp = numex_daypart1_kind[which];
+  e = numex_clock(in, q + k, dp, 1, t);
+  if (e) return e;
+  if (k == 3 && !after_date && !numex_lits(in, q, numex_dayparts, NULL)) k = 0; /* 明天晚会 */
+  return q + k;
+}
+
+/* A date at p: Y年[M月[D日|号]], M月[D日|号] or D日, then an optional
+ * daypart and clock time.  A year is four digits (1814, 一九九八,
+ * １９９８), or any number after 公元 (era 1) / 公元前 (era 2).  Returns the
+ * end or 0. */
+static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
+  numex_num x, m, d;
+  size_t q, k;
+  numex_number(in, p, 0, &x);
+  if (x.e == p || x.bad) return 0;
+  q = x.e;
+  if ((k = numex_lit(in, q, "年")) && !numex_lit(in, q + k, "代")) {
+    int four = x.positional && x.ndig == 4 && !x.approx && x.ok;
+    if (!(four || (era && numex_field(&x, 1, 9999)))) return 0;
+    t->y = era == 2 ? 1 - (int)x.v : (int)x.v;
+    t->hasy = 1;
+    q += k;
+    numex_number(in, q, 0, &m);
+    if (!numex_field(&m, 1, 12) || !(k = numex_lit(in, m.e, "月"))) return q;
+    t->mo = (int)m.v;
+    q = m.e + k;
+  } else if ((k = numex_lit(in, q, "月"))) {
+    if (!numex_field(&x, 1, 12)) return 0;
+    t->mo = (int)x.v;
+    q += k;
+  } else if ((k = numex_lit(in, q, "日"))) {
+    /* a day alone: Arabic (6日), or Chinese with 十 (三十一日); 一日 no */
+    if (!numex_field(&x, 1, 31) || x.lone || (!x.arabic && x.positional)) return 0;
+    t->d = (int)x.v;
+    return numex_time_after(in, q + k, 1, t);
+  } else {
+    return 0;
+  }
+  q += numex_lit(in, q, "份");
+  numex_number(in, q, 0, &d);
+  if (numex_field(&d, 1, 31) && ((k = numex_lit(in, d.e, "日")) || (k = numex_lit(in, d.e, "号")))) {
+    t->d = (int)d.v;
+    return numex_time_after(in, d.e + k, 1, t);
+  }
+  return q;
+}
+
+/* Writes v for an ISO duration: integer, or up to 3 decimals. */
+static int numex_fmt_num(char *out, size_t cap, double v) {
+  int w;
+  if (v < 0 || v >= 1e12) return 0;
+  if (v == (double)(long long)v) {
+    w = snprintf(out, cap, "%lld", (long long)v);
+  } else {
+    w = snprintf(out, cap, "%.3f", v);
+    while (w > 0 && out[w - 1] == '0') out[--w] = 0;
+    if (w > 0 && out[w - 1] == '.') out[--w] = 0;
+  }
+  return w > 0 && (size_t)w < cap;
+}
+
+/* ---------------------------------------------------------------- output */
+
+enum { NUMEX_CTX_FIRM = 1, NUMEX_CTX_NEG = 2, NUMEX_CTX_MONEY = 4 };
+
+/* Types a number F that starts at s (a prefix may come before F->s):
+ * percent, a unit (money, duration, quantity) or a bare number.  Returns
+ * the end or 0 when it is no expression. */
+static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, fc_numex *x) {
+  size_t q = F->e, ul, k;
+  const numex_unit *u;
+  int firm = ctx & NUMEX_CTX_FIRM;
+  double v = (ctx & NUMEX_CTX_NEG) ? -F->v : F->v;
+  x->s = s;
+  if (F->zero && !firm) return 0; /* 零件, 零点 */
+  x->approx = F->approx;
+  if (((k = numex_lit(in, q, "%")) || (k = numex_lit(in, q, "％"))) && !(ctx & NUMEX_CTX_MONEY)) {
+    x->type = FC_NX_PERCENT;
+    x->value = v / 100;
+    x->has_value = F->ok && !F->approx;
+    if (!x->has_value) x->value = x->approx ? x->value : 0;
+    return q + k;
+  }
+  if ((k = numex_lit(in, q, "‰")) && !(ctx & NUMEX_CTX_MONEY)) {
+    x->type = FC_NX_PERCENT;
+    x->value = F->ok ? v / 1000 : 0;
+    x->has_value = F->ok && !F->approx;
+    return q + k;
+  }
+  u = numex_unit_at(in, q, &ul);
+  if (u) {
+    size_t e = q + ul;
+    if (!firm && !F->arabic && (F->lone || F->pair) && numex_lone_guarded(in, s, e)) return 0;
+    x->us = q;
+    x->ue = e;
+    if (u->approx) x->approx = 1;
+    if (u->kind != NUMEX_U_MONEY && !x->approx && numex_approx_word(in, e)) {
+      x->approx = 1; /* 一年多, 3公里多 */
+      e += 3;
+    }
+    x->value = F->ok ? v : 0;
+    x->has_value = F->ok && !x->approx;
+    if (u->kind == NUMEX_U_DUR) {
+      int which = 0;
+      x->type = FC_NX_TIME;
+      x->duration = 1;
+      x->has_value = 0;
+      if ((k = numex_lits(in, e, numex_rel_after, &which)) && !numex_lit(in, e, "前往")) {
+        x->relative = 1;
+        return e + k;
+      }
+      if (F->ok && !x->approx && v >= 0) {
+        char num[32];
+        int timepart = u->dur == 'h' || u->dur == 'm' || u->dur == 's';
+        char des = timepart ? (char)(u->dur - 'a' + 'A') : u->dur;
+        if (numex_fmt_num(num, sizeof num, v)) {
+          snprintf(x->iso, sizeof x->iso, "P%s%s%c", timepart ? "T" : "", num, des);
+          x->has_value = 1;
+        }
+      }
+      return e;
+    }
+    if (u->kind == NUMEX_U_MONEY || !strcmp(u->s, "块")) {
+      /* 3元5角2分, 3块5毛: the smaller coins after 元 or 块 */
+      int coin = 0;
+      if (!strcmp(u->s, "元") || !strcmp(u->s, "块")) {
+        numex_num c1;
+        numex_number(in, e, 0, &c1);
+        if (numex_field(&c1, 0, 9) && ((k = numex_lit(in, c1.e, "角")) || (k = numex_lit(in, c1.e, "毛")))) {
+          x->value += c1.v / 10;
+          e = c1.e + k;
+          coin = 1;
+          numex_number(in, e, 0, &c1);
+        }
+        if (numex_field(&c1, 0, 9) && (k = numex_lit(in, c1.e, "分")) && !numex_lit(in, c1.e + k, "钟") &&
+            !numex_lit(in, c1.e + k, "之")) {
+          x->value += c1.v / 100;
+          e = c1.e + k;
+          coin = 1;
+        }
+      }
+      if (u->kind == NUMEX_U_MONEY || coin) {
+        x->type = FC_NX_MONEY;
+        return e;
+      }
+    }
+    if (ctx & NUMEX_CTX_MONEY) { /* $5个? the sign wins; the unit stays a unit */
+      x->type = FC_NX_MONEY;
+      return e;
+    }
+    x->type = FC_NX_QUANTITY;
+    return e;
+  }
+  if (!firm && !F->arabic && (F->lone || F->pair)) return 0;
+  x->type = (ctx & NUMEX_CTX_MONEY) ? FC_NX_MONEY : FC_NX_NUMBER;
+  x->value = F->ok ? v : 0;
+  x->has_value = F->ok && !F->approx;
+  return q;
+}
+
+/* A number-led expression at p (a number starts there): a fraction, a
+ * clock time, a date, a century or decade, or a number with its suffix.
+ * Returns the end, or 0 with *skip set past the numeral run. */
+static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, size_t *skip) {
+  numex_num I, F, Y;
+  numex_tm t;
+  size_t q, k, e;
+  numex_number(in, p, 0, &I);
+  *skip = I.e;
+  if (I.e == p || I.bad) return 0;
+  /* a Latin letter right after Arabic digits: a unit (5km) or an identifier (3G) */
+  if (I.arabic && I.e < in->n) {
+    size_t l;
+    uint32_t c = numex_at(in, I.e, &l);
+    if (numex_latin(c)) {
+      numex_number(in, p, 1, &F);
+      if (F.bad) {
+        *skip = F.e;
+        return 0;
+      }
+      c = numex_at(in, F.e, &l);
+      if (numex_latin(c)) {
+        size_t ul;
+        const numex_unit *u = numex_unit_at(in, F.e, &ul);
+        if (!u || !u->latin) {
+          size_t r = F.e;
+          for (;;) {
+            c = numex_at(in, r, &l);
+            if (l == 0 || !(numex_latin(c) || numex_adigit(c) >= 0 || c == '_')) break;
+            r += l;
+          }
+          *skip = r;
+          return 0;
+        }
+      }
+    }
+  }
+  x->s = p;
+  /* 1998-01-06, 1998/1/6 */
+  if (I.arabic && I.positional && I.ndig == 4 && !(ctx & (NUMEX_CTX_MONEY | NUMEX_CTX_NEG))) {
+    size_t l;
+    uint32_t sep = numex_at(in, I.e, &l);
+    if (sep == '-' || sep == '/' || sep == 0xFF0F) {
+      numex_num M, D;
+      size_t l2;
+      numex_number(in, I.e + l, 0, &M);
+      if (M.arabic && M.ndig <= 2 && numex_field(&M, 1, 12) && numex_at(in, M.e, &l2) == sep) {
+        numex_number(in, M.e + l2, 0, &D);
+        if (D.arabic && D.ndig <= 2 && numex_field(&D, 1, 31)) {
+          uint32_t after = numex_at(in, D.e, &l2);
+          if (!(after == sep || numex_latin(after) || after == '.')) {
+            numex_tm_init(&t);
+            t.hasy = 1;
+            t.y = (int)I.v;
+            t.mo = (int)M.v;
+            t.d = (int)D.v;
+            x->type = FC_NX_TIME;
+            numex_tm_iso(&t, x->iso, sizeof x->iso);
+            x->has_value = 1;
+            return D.e;
+          }
+        }
+      }
+    }
+  }
+  /* 1/4, １／３: a fraction when not part of a longer slashed run */
+  if (I.arabic && numex_field(&I, 0, NUMEX_MAXV)) {
+    size_t l, l2;
+    uint32_t sep = numex_at(in, I.e, &l);
+    if (sep == '/' || sep == 0xFF0F) {
+      numex_num D;
+      numex_number(in, I.e + l, 0, &D);
+      if (D.arabic && !D.bad && D.e > I.e + l && D.ok && D.v > 0) {
+        uint32_t after = numex_at(in, D.e, &l2);
+        if (!(after == '/' || after == 0xFF0F || numex_latin(after))) {
+          x->type = FC_NX_NUMBER;
+          x->has_value = 1;
+          x->value = I.v / D.v;
+          if (ctx & NUMEX_CTX_NEG) x->value = -x->value;
+          return D.e;
+        }
+      }
+    }
+  }
+  /* fractions: 三分之一, 10分之3 */
+  if (numex_field(&I, 1, NUMEX_MAXV) && (k = numex_lit(in, I.e, "分之"))) {
+    numex_number(in, I.e + k, 1, &Y);
+    if (Y.e > I.e + k && !Y.bad) {
+      x->type = FC_NX_NUMBER;
+      x->approx = Y.approx;
+      x->has_value = Y.ok && !Y.approx;
+      x->value = Y.ok ? Y.v / I.v : 0;
+      if (ctx & NUMEX_CTX_NEG) x->value = -x->value;
+      return Y.e;
+    }
+  }
+  if (!(ctx & (NUMEX_CTX_MONEY | NUMEX_CTX_NEG))) {
+    /* clock times */
+    numex_tm_init(&t);
+    if ((e = numex_clock(in, p, 0, 0, &t))) {
+      x->type = FC_NX_TIME;
+      numex_tm_iso(&t, x->iso, sizeof x->iso);
+      x->has_value = x->iso[0] != 0;
+      return e;
+    }
+    /* centuries and decades */
+    if ((k = numex_lit(in, I.e, "世纪")) && numex_field(&I, 1, 99)) {
+      numex_num D;
+      x->type = FC_NX_TIME;
+      snprintf(x->iso, sizeof x->iso, "%02d", (int)I.v - 1);
+      q = I.e + k;
+      numex_number(in, q, 0, &D);
+      if (numex_field(&D, 0, 90) && (int)D.v % 10 == 0 && (k = numex_lit(in, D.e, "年代"))) {
+        snprintf(x->iso, sizeof x->iso, "%02d%d", (int)I.v - 1, (int)D.v / 10);
+        q = D.e + k;
+      }
+      x->has_value = 1;
+      return q;
+    }
+    if ((k = numex_lit(in, I.e, "年代")) && I.approx && !I.bad && I.ok && I.v >= 10 && I.v <= 90) {
+      x->type = FC_NX_TIME; /* 七八十年代 */
+      x->approx = 1;
+      return I.e + k;
+    }
+    if ((k = numex_lit(in, I.e, "年代")) && numex_field(&I, 0, 9999) && (int)I.v % 10 == 0 &&
+        (I.ndig == 4 || (I.v >= 10 && I.v <= 90))) {
+      x->type = FC_NX_TIME;
+      if (I.ndig == 4) snprintf(x->iso, sizeof x->iso, "%03d", (int)I.v / 10);
+      x->has_value = x->iso[0] != 0;
+      return I.e + k;
+    }
+    /* dates */
+    numex_tm_init(&t);
+    if ((e = numex_date(in, p, 0, &t))) {
+      x->type = FC_NX_TIME;
+      numex_tm_iso(&t, x->iso, sizeof x->iso);
+      x->has_value = x->iso[0] != 0;
+      return e;
+    }
+  }
+  numex_number(in, p, 1, &F);
+  if (F.bad || F.e == p) {
+    if (F.e > *skip) *skip = F.e; /* 1.2.3: past the dotted run */
+    return 0;
+  }
+  return numex_suffix(in, p, &F, ctx, x);
+}
+
+/* Weekdays: [上|下|本|这](星期|礼拜|周)(一..六|日|天).  Returns the end or 0. */
+static size_t numex_weekday(const numex_in *in, size_t p, fc_numex *x) {
+  static const char *const pre[] = {"上", "下", "本", "这", NULL};
+  static const char *const wk[] = {"星期", "礼拜", "周", NULL};
+  static const char *const dn[] = {"一", "二", "三", "四", "五", "六", "日", "天", NULL};
+  size_t q = p, k;
+  int rel = 0, w = 0, d = 0;
+  if ((k = numex_lits(in, q, pre, NULL))) {
+    q += k;
+    rel = 1;
+  }
+  if (!(k = numex_lits(in, q, wk, &w))) return 0;
+  q += k;
+  if (!(k = numex_lits(in, q, dn, &d))) return 0;
+  if (d == 7 && w == 2) return 0; /* 周天 */
+  {
+    /* 每周三次: the numeral belongs to the unit after it */
+    size_t ul;
+    if (d < 6 && numex_unit_at(in, q + k, &ul)) return 0;
+  }
+  q += k;
+  x->type = FC_NX_TIME;
+  x->s = p;
+  x->relative = rel;
+  x->value = d >= 6 ? 7 : d + 1;
+  return q;
+}
+
+/* Keyword-led forms at p.  Returns the end or 0; *skip may move the scan
+ * past a numeral run that failed after the keyword. */
+static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *skip) {
+  size_t k, e, sk;
+  int which = 0, guarded;
+  numex_num F;
+  numex_tm t;
+  static const char *const pct[] = {"百分之", "千分之", "万分之", NULL};
+  static const char *const signs[] = {"$", "US$", "HK$", "¥", "￥", "€", "£", "人民币", NULL};
+  static const double pct_div[] = {100, 1000, 10000};
+  *skip = 0;
+  if ((k = numex_lit(in, p, "第"))) { /* ordinals */
+    numex_number(in, p + k, 0, &F);
+    if (F.e > p + k && !F.bad && !F.pair && !F.approx) {
+      x->type = FC_NX_NUMBER;
+      x->s = p;
+      x->ordinal = 1;
+      x->has_value = F.ok;
+      x->value = F.v;
+      return F.e;
+    }
+    return 0;
+  }
+  if ((k = numex_lits(in, p, pct, &which))) {
+    numex_number(in, p + k, 1, &F);
+    if (F.e > p + k && !F.bad && !F.zero) {
+      x->type = FC_NX_PERCENT;
+      x->s = p;
+      x->approx = F.approx;
+      x->has_value = F.ok && !F.approx;
+      x->value = F.ok ? F.v / pct_div[which] : 0;
+      return F.e;
+    }
+    if (which == 0 && (e = numex_lit(in, p + k, "百"))) { /* 百分之百 */
+      x->type = FC_NX_PERCENT;
+      x->s = p;
+      x->has_value = 1;
+      x->value = 1;
+      return p + k + e;
+    }
+    return 0;
+  }
+  if ((k = numex_lit(in, p, "数")) || (k = numex_lit(in, p, "上")) || (k = numex_lit(in, p, "近"))) {
+    /* 数百, 数十万人; 上千人, 近百年: 上 and 近 take 百 千 万 亿 and a unit
+     * after them (以上百姓, 马上万一 are no amounts) */
+    double mul;
+    size_t l, ul;
+    int shu = numex_lit(in, p, "数") != 0;
+    e = numex_tail(in, p + k, &mul);
+    if (e > p + k && (shu || (numex_cmult(numex_at(in, p + k, &l)) >= 100 && numex_unit_at(in, e, &ul)))) {
+      memset(&F, 0, sizeof F);
+      F.s = p;
+      F.e = e;
+      F.v = mul;
+      F.ok = 1;
+      F.approx = 1;
+      F.isint = 1;
+      return numex_suffix(in, p, &F, NUMEX_CTX_FIRM, x);
+    }
+    if (shu) return 0; /* 上, 近: other forms below */
+  }
+  if ((k = numex_lit(in, p, "零下")) || (k = numex_lit(in, p, "零上"))) { /* 零下5度 */
+    int neg = numex_lit(in, p, "零下") ? NUMEX_CTX_NEG : 0;
+    if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | neg, x, &sk))) {
+      x->s = p;
+      return e;
+    }
+    *skip = sk;
+    return 0;
+  }
+  if ((k = numex_lits(in, p, signs, NULL)) && numex_adigit(numex_at(in, p + k, &e)) >= 0) {
+    if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | NUMEX_CTX_MONEY, x, &sk))) {
+      x->s = p;
+      if (x->us == x->ue) {
+        x->us = p;
+        x->ue = p + k;
+      }
+      return e;
+    }
+    *skip = sk;
+    return 0;
+  }
+  if ((k = numex_lit(in, p, "公元前")) || (k = numex_lit(in, p, "公元"))) {
+    int era = k == strlen("公元前") ? 2 : 1;
+    numex_tm_init(&t);
+    if ((e = numex_date(in, p + k, era, &t))) {
+      x->type = FC_NX_TIME;
+      x->s = p;
+      numex_tm_iso(&t, x->iso, sizeof x->iso);
+      x->has_value = x->iso[0] != 0;
+      return e;
+    }
+    return 0;
+  }
+  guarded = numex_rel_guarded(in, p);
+  if (!guarded && (e = numex_weekday(in, p, x))) return e;
+  if ((k = numex_lits(in, p, numex_holidays, &which))) {
+    x->type = FC_NX_TIME;
+    x->s = p;
+    snprintf(x->iso, sizeof x->iso, "%s", numex_holiday_iso[which]);
+    x->has_value = x->iso[0] != 0;
+    return p + k;
+  }
+  if (!guarded && (k = numex_lits(in, p, numex_relative, NULL))) {
+    numex_tm_init(&t);
+    x->type = FC_NX_TIME;
+    x->s = p;
+    x->relative = 1;
+    return numex_time_after(in, p + k, 0, &t);
+  }
+  if ((k = numex_lits(in, p, numex_dayparts, &which))) {
+    numex_tm_init(&t);
+    x->type = FC_NX_TIME;
+    x->s = p;
+    if ((e = numex_clock(in, p + k, numex_daypart_kind[which], 1, &t))) {
+      numex_tm_iso(&t, x->iso, sizeof x->iso);
+      x->has_value = x->iso[0] != 0;
+      return e;
+    }
+    return p + k;
+  }
+  if ((k = numex_lits(in, p, numex_dayparts1, &which))) { /* 晚6时 */
+    numex_tm_init(&t);
+    if ((e = numex_clock(in, p + k, numex_daypart1_kind[which], 1, &t))) {
+      x->type = FC_NX_TIME;
+      x->s = p;
+      numex_tm_iso(&t, x->iso, sizeof x->iso);
+      x->has_value = x->iso[0] != 0;
+      return e;
+    }
+  }
+  return 0;
+}
+
+/* 1 when cp can start a keyword-led form (the first characters of the
+ * lists in numex_keyword; test_numex checks every listed word starts with
+ * one of them through fc_numex_selfcheck).  It keeps the list scans off
+ * the common path. */
+static int numex_kw_start(uint32_t c) {
+  switch (c) {
+  case 0x7B2C: /* 第 */ case 0x767E: /* 百 */ case 0x5343: /* 千 */ case 0x4E07: /* 万 */
+  case 0x6570: /* 数 */ case 0x96F6: /* 零 */ case '$': case 'U': case 'H': case 0xA5: /* ¥ */
+  case 0xFFE5: /* ￥ */ case 0x20AC: /* € */ case 0xA3: /* £ */ case 0x4EBA: /* 人 */
+  case 0x516C: /* 公 */ case 0x4E0A: /* 上 */ case 0x4E0B: /* 下 */ case 0x672C: /* 本 */
+  case 0x8FD9: /* 这 */ case 0x661F: /* 星 */ case 0x793C: /* 礼 */ case 0x5468: /* 周 */
+  case 0x4ECA: /* 今 */ case 0x660E: /* 明 */ case 0x6628: /* 昨 */ case 0x524D: /* 前 */
+  case 0x540E: /* 后 */ case 0x5927: /* 大 */ case 0x6B21: /* 次 */ case 0x7FCC: /* 翌 */
+  case 0x5F53: /* 当 */ case 0x53BB: /* 去 */ case 0x6765: /* 来 */ case 0x8FD1: /* 近 */
+  case 0x65E9: /* 早 */ case 0x6E05: /* 清 */ case 0x51CC: /* 凌 */ case 0x4E2D: /* 中 */
+  case 0x5348: /* 午 */ case 0x508D: /* 傍 */ case 0x665A: /* 晚 */ case 0x591C: /* 夜 */
+  case 0x6DF1: /* 深 */ case 0x534A: /* 半 */ case 0x6668: /* 晨 */
+  case 0x6625: /* 春 */ case 0x5143: /* 元 */ case 0x9664: /* 除 */ case 0x5723: /* 圣 */
+  case 0x7AEF: /* 端 */ case 0x91CD: /* 重 */ case 0x52B3: /* 劳 */ case 0x513F: /* 儿 */
+  case 0x5EFA: /* 建 */ case 0x6559: /* 教 */ case 0x60C5: /* 情 */ case 0x5E73: /* 平 */
+  case 0x76EE: /* 目 */ case 0x73B0: /* 现 */ case 0x5982: /* 如 */ case 0x6700: /* 最 */
+  case 0x5F80: /* 往 */ case 0x56FD: /* 国 */
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int numex_starts(uint32_t c) {
+  return numex_adigit(c) >= 0 || numex_cdigit(c) >= 0 || numex_cmult(c) == 10.0 || c == NUMEX_JI;
+}
+
+int fc_numex_selfcheck(void) {
+  static const char *const *const lists[] = {numex_relative, numex_dayparts, numex_dayparts1, numex_holidays, NULL};
+  static const char *const more[] = {"第", "百分之", "千分之", "万分之", "数", "零下", "$", "US$", "HK$", "¥", "￥",
+                                     "€", "£", "人民币", "公元", "上", "下", "本", "这", "星期", "礼拜", "周", "零上", NULL};
+  int i, j;
+  uint32_t cp;
+  for (i = 0; lists[i]; i++)
+    for (j = 0; lists[i][j]; j++) {
+      fc_utf8_decode((const uint8_t *)lists[i][j], strlen(lists[i][j]), &cp);
+      if (!numex_kw_start(cp)) return 0;
+    }
+  for (j = 0; more[j]; j++) {
+    fc_utf8_decode((const uint8_t *)more[j], strlen(more[j]), &cp);
+    if (!numex_kw_start(cp)) return 0;
+  }
+  for (j = 0; numex_skip_words[j]; j++) {
+    fc_utf8_decode((const uint8_t *)numex_skip_words[j], strlen(numex_skip_words[j]), &cp);
+    if (!numex_starts(cp)) return 0;
+  }
+  return 1;
+}
+
+fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) {
+  numex_in in;
+  size_t p = 0;
+  if (!fn || (!text && len)) return FENCI_BADARG;
+  in.t = (const uint8_t *)text;
+  in.n = len;
+  while (p < len) {
+    fc_numex x;
+    size_t l, e = 0, skip = 0, k;
+    uint32_t c = numex_at(&in, p, &l);
+    int starts = numex_starts(c);
+    if (starts) {
+      int i, guarded = 0;
+      if (c == NUMEX_ONE)
+        for (i = 0; numex_one_words[i] && !guarded; i++) guarded = numex_before(&in, p, numex_one_words[i]);
+      if (guarded) { /* 统一, 唯一, 万一 */
+        p += l;
+        continue;
+      }
+      if ((k = numex_lits(&in, p, numex_skip_words, NULL))) {
+        p += k;
+        continue;
+      }
+    }
+    memset(&x, 0, sizeof x);
+    if (numex_kw_start(c)) e = numex_keyword(&in, p, &x, &skip);
+    if (e <= p && starts) {
+      memset(&x, 0, sizeof x);
+      e = numex_numeric(&in, p, 0, &x, &skip);
+    }
+    if (e > p) {
+      x.e = e;
+      if (fn(ctx, &x)) return FENCI_STOPPED;
+      p = e;
+    } else {
+      p = skip > p ? skip : p + l;
+    }
+  }
+  return FENCI_OK;
+}

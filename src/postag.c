@@ -1,0 +1,214 @@
+/* postag.c - features and tagging of words in context (postag.h). */
+#include <string.h>
+
+#include "alloc.h"
+#include "chars.h"
+#include "model.h"
+#include "postag.h"
+
+void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a) {
+  fc_free(a, w->norm);
+  fc_free(a, w->noff);
+  fc_free(a, w->first);
+  fc_free(a, w->last);
+  fc_free(a, w->first2);
+  fc_free(a, w->last2);
+  fc_free(a, w->nch);
+  fc_free(a, w->lextag);
+  fc_free(a, w->keys);
+  fc_free(a, w->koff);
+  fc_free(a, w->kscratch);
+  fc_free(a, w->emit);
+  fc_free(a, w->lab);
+  fc_chain_work_free(&w->cw, a);
+  memset(w, 0, sizeof *w);
+}
+
+static int fc_pos_grow(fc_pos_work *w, size_t n, const fenci_alloc *a) {
+  size_t nc;
+  void *p;
+  if (n + 1 <= w->cap) return 0;
+  nc = n + n / 2 + 64;
+#define FC_POS_RE(field)                                  \
+  if (!(p = fc_realloc(a, w->field, nc * sizeof *w->field))) return -1; \
+  w->field = p;
+  FC_POS_RE(noff)
+  FC_POS_RE(first)
+  FC_POS_RE(last)
+  FC_POS_RE(first2)
+  FC_POS_RE(last2)
+  FC_POS_RE(nch)
+  FC_POS_RE(lextag)
+#undef FC_POS_RE
+  w->cap = nc;
+  return 0;
+}
+
+/* One normalised character for the features. */
+static uint32_t fc_pos_norm(uint32_t cp) {
+  cp = fc_char_norm(cp);
+  if (cp >= '0' && cp <= '9') return '0';
+  if (cp >= 'A' && cp <= 'Z') return cp + 32;
+  return cp;
+}
+
+fenci_rc fc_pos_prepare(fc_pos_work *w, const fenci_model *m, const fc_posword *words, size_t n,
+                        const fenci_alloc *a) {
+  size_t i, total = 0;
+  for (i = 0; i < n; i++) total += words[i].len + 4;
+  if (fc_pos_grow(w, n, a)) return FENCI_NOMEM;
+  if (total > w->norm_cap) {
+    void *p = w->norm;
+    if (fc_grow(a, &p, &w->norm_cap, total, 1)) return FENCI_NOMEM;
+    w->norm = p;
+  }
+  w->noff[0] = 0;
+  for (i = 0; i < n; i++) {
+    const uint8_t *s = words[i].s;
+    size_t len = words[i].len, p = 0, o = w->noff[i];
+    uint32_t nch = 0, c1 = 0, c2 = 0, cp = 0, v;
+    while (p < len) {
+      uint8_t buf[4];
+      size_t k, b = fc_utf8_decode(s + p, len - p, &cp);
+      if (cp == FC_BADCP) cp = 0xFFFD;
+      else cp = fc_pos_norm(cp);
+      p += b;
+      k = fc_utf8_encode(cp, buf);
+      /* a normalised character never takes more bytes than len + 4 allows:
+       * U+FFFD (3 bytes) replaces one byte, other forms keep their width
+       * or shrink, except rare 3 -> 4 byte simplifications */
+      if (o + k > w->noff[0] + total) break;
+      memcpy(w->norm + o, buf, k);
+      o += k;
+      if (nch == 0) c1 = cp;
+      else if (nch == 1) c2 = cp;
+      nch++;
+    }
+    w->noff[i + 1] = (uint32_t)o;
+    w->nch[i] = (uint16_t)(nch > 65535 ? 65535 : nch);
+    w->first[i] = c1;
+    w->last[i] = nch ? cp : 0;
+    /* the first two and the last two characters, hashed into 32 bits */
+    w->first2[i] = (uint32_t)fc_chain_mix((uint64_t)c1 << 21 | c2);
+    {
+      /* the character before the last */
+      size_t q = w->noff[i + 1], st = w->noff[i];
+      uint32_t prev = 0;
+      if (nch >= 2) {
+        size_t e = q;
+        /* step back over the last character, then decode the one before */
+        do e--; while (e > st && (w->norm[e] & 0xC0) == 0x80);
+        {
+          size_t b = e;
+          do b--; while (b > st && (w->norm[b] & 0xC0) == 0x80);
+          fc_utf8_decode(w->norm + b, e - b, &prev);
+        }
+      }
+      w->last2[i] = (uint32_t)fc_chain_mix((uint64_t)prev << 21 | (nch ? cp : 0));
+    }
+    w->lextag[i] = 0;
+    if (m && w->noff[i + 1] > w->noff[i] && fc_dat_find(&m->trie, w->norm + w->noff[i], w->noff[i + 1] - w->noff[i], &v))
+      w->lextag[i] = (uint16_t)(fc_model_tag(m, v) + 1); /* 1: a lexicon word without a tag */
+  }
+  return FENCI_OK;
+}
+
+/* Template numbers: a model is trained and used with the same list. */
+enum {
+  T_BIAS, T_W0, T_WM1, T_WP1, T_WM1W0, T_W0WP1, T_WM2, T_WP2, T_FIRST, T_LAST, T_FIRST2, T_LAST2,
+  T_LENKIND, T_LEX, T_LEXLAST, T_JOINL, T_JOINR, T_LEXCTX, T_FIRSTLEN, T_LASTLEN, T_LASTM1, T_FIRSTP1
+};
+
+static uint64_t fc_pos_word_hash(const fc_pos_work *w, size_t n, ptrdiff_t i) {
+  if (i < 0) return 0x51;
+  if ((size_t)i >= n) return 0x52;
+  return fc_chain_hash(FC_CHAIN_H0, w->norm + w->noff[i], w->noff[i + 1] - w->noff[i]) | 0x100;
+}
+
+size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys) {
+  size_t k = 0;
+  ptrdiff_t j = (ptrdiff_t)i;
+  uint64_t w0 = fc_pos_word_hash(w, n, j), wm1 = fc_pos_word_hash(w, n, j - 1), wp1 = fc_pos_word_hash(w, n, j + 1);
+  uint32_t nch = w->nch[i] > 6 ? 6 : w->nch[i];
+  uint32_t lm1 = i > 0 ? w->last[i - 1] : 0x110001, fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
+  uint32_t tm1 = i > 0 ? w->lextag[i - 1] : 0xFFFF, tp1 = i + 1 < n ? w->lextag[i + 1] : 0xFFFE;
+#define K(t, h) keys[k++] = fc_chain_key((t), (h))
+  K(T_BIAS, 1);
+  K(T_W0, w0);
+  K(T_WM1, wm1);
+  K(T_WP1, wp1);
+  K(T_WM1W0, wm1 * 0x9E3779B97F4A7C15ull ^ w0);
+  K(T_W0WP1, w0 * 0x9E3779B97F4A7C15ull ^ wp1);
+  K(T_WM2, fc_pos_word_hash(w, n, j - 2));
+  K(T_WP2, fc_pos_word_hash(w, n, j + 2));
+  K(T_FIRST, w->first[i]);
+  K(T_LAST, w->last[i]);
+  if (nch >= 3) {
+    K(T_FIRST2, w->first2[i]);
+    K(T_LAST2, w->last2[i]);
+  }
+  K(T_LENKIND, (uint64_t)nch << 8 | words[i].kind);
+  K(T_LEX, w->lextag[i]);
+  K(T_LEXLAST, (uint64_t)w->lextag[i] << 32 | w->last[i]);
+  K(T_JOINL, (uint64_t)lm1 << 32 | w->first[i]);
+  K(T_JOINR, (uint64_t)w->last[i] << 32 | fp1);
+  K(T_LEXCTX, (uint64_t)tm1 << 32 | (uint64_t)w->lextag[i] << 16 | tp1);
+  K(T_FIRSTLEN, (uint64_t)w->first[i] << 8 | nch);
+  K(T_LASTLEN, (uint64_t)w->last[i] << 8 | nch);
+  K(T_LASTM1, lm1);
+  K(T_FIRSTP1, fp1);
+#undef K
+  return k;
+}
+
+/* The label index of a tag name in c, or -1. */
+static int fc_pos_label(const fc_chain *c, const char *name) {
+  uint32_t i;
+  for (i = 0; i < c->n_labels; i++)
+    if (!strcmp(c->label[i], name)) return (int)i;
+  return -1;
+}
+
+fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, const fc_posword *words, size_t n,
+                    uint8_t *labels, const fenci_alloc *a) {
+  size_t p0, i, L = c->n_labels;
+  int lw = fc_pos_label(c, "w"), lnx = fc_pos_label(c, "nx"), lm = fc_pos_label(c, "m");
+  fenci_rc rc;
+  for (p0 = 0; p0 < n; p0 += FC_POS_MAX_SEQ) {
+    size_t len = n - p0 < FC_POS_MAX_SEQ ? n - p0 : FC_POS_MAX_SEQ;
+    if (w->kcap < len) {
+      void *p;
+      size_t nc = FC_POS_MAX_SEQ;
+      if (!(p = fc_realloc(a, w->keys, nc * FC_POS_MAX_KEYS * sizeof *w->keys))) return FENCI_NOMEM;
+      w->keys = p;
+      if (!(p = fc_realloc(a, w->koff, (nc + 1) * sizeof *w->koff))) return FENCI_NOMEM;
+      w->koff = p;
+      if (!(p = fc_realloc(a, w->kscratch, nc * FC_POS_MAX_KEYS * sizeof *w->kscratch))) return FENCI_NOMEM;
+      w->kscratch = p;
+      if (!(p = fc_realloc(a, w->emit, nc * FC_CHAIN_MAX_LABELS * sizeof *w->emit))) return FENCI_NOMEM;
+      w->emit = p;
+      w->kcap = nc;
+    }
+    rc = fc_pos_prepare(w, m, words + p0, len, a);
+    if (rc != FENCI_OK) return rc;
+    memset(w->emit, 0, len * L * sizeof *w->emit);
+    w->koff[0] = 0;
+    for (i = 0; i < len; i++)
+      w->koff[i + 1] = w->koff[i] + (uint32_t)fc_pos_keys(w, words + p0, len, i, w->keys + w->koff[i]);
+    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
+    rc = fc_chain_decode(c, w->emit, len, labels + p0, &w->cw, a);
+    if (rc != FENCI_OK) return rc;
+  }
+  /* tokens that are no words get their tag from their kind (README) */
+  for (i = 0; i < n; i++) {
+    int f = -1;
+    switch (words[i].kind) {
+      case FENCI_KIND_PUNCT: f = lw; break;
+      case FENCI_KIND_LATIN: case FENCI_KIND_URL: case FENCI_KIND_EMAIL: f = lnx; break;
+      case FENCI_KIND_NUMBER: f = lm; break;
+      default: break;
+    }
+    if (f >= 0) labels[i] = (uint8_t)f;
+  }
+  return FENCI_OK;
+}

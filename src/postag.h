@@ -1,0 +1,62 @@
+/* postag.h - part-of-speech tags in context: the features of a word in its
+ * sentence (shared by training and tagging, so they cannot drift apart)
+ * and the tagging of a word sequence with the labeller of section "POSM"
+ * (chain.h).  The tagger works on words of any segmentation standard: its
+ * features are the word, its neighbours, its first and last characters and
+ * the lexicon's tag, so words it never saw still get tags. */
+#ifndef FC_POSTAG_H
+#define FC_POSTAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "chain.h"
+#include "fenci.h"
+
+#define FC_POS_FEATURE_VERSION 1
+#define FC_POS_MAX_KEYS 24
+#define FC_POS_MAX_SEQ 400 /* words per decoded sequence; longer runs are cut */
+
+struct fenci_model;
+
+/* A word to tag: its bytes and its token kind (FENCI_KIND_*). */
+typedef struct fc_posword {
+  const uint8_t *s;
+  size_t len;
+  uint16_t kind;
+} fc_posword;
+
+/* Per-thread scratch, grown on demand. */
+typedef struct fc_pos_work {
+  uint8_t *norm;     /* normalised bytes of the words, back to back */
+  size_t norm_cap;
+  uint32_t *noff;    /* n + 1 offsets into norm */
+  uint32_t *first, *last, *first2, *last2; /* normalised first/last (two) characters, as hashes */
+  uint16_t *nch;     /* characters per word */
+  uint16_t *lextag;  /* the lexicon's tag id of the word (0: not a lexicon word) */
+  size_t cap;
+  uint64_t *keys;    /* FC_POS_MAX_KEYS per word */
+  uint32_t *koff;    /* n + 1 offsets into keys */
+  uint32_t *kscratch; /* FC_POS_MAX_KEYS per word */
+  int32_t *emit;
+  uint8_t *lab;
+  size_t kcap;
+  fc_chain_work cw;
+} fc_pos_work;
+
+void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a);
+
+/* Normalises words[0..n) (full-width to ASCII, traditional to simplified,
+ * lower case, digits to 0) and looks them up in m's lexicon. */
+fenci_rc fc_pos_prepare(fc_pos_work *w, const struct fenci_model *m, const fc_posword *words, size_t n,
+                        const fenci_alloc *a);
+
+/* The feature keys of word i of the n prepared words; returns their count
+ * (at most FC_POS_MAX_KEYS). */
+size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys);
+
+/* Tags words[0..n) with labeller c into labels[n] (label indexes of c);
+ * sequences longer than FC_POS_MAX_SEQ are tagged in pieces. */
+fenci_rc fc_pos_tag(const struct fenci_model *m, const fc_chain *c, fc_pos_work *w, const fc_posword *words,
+                    size_t n, uint8_t *labels, const fenci_alloc *a);
+
+#endif

@@ -1,0 +1,563 @@
+/* chaintrain.c - the averaged structured perceptron of every labelling
+ * task (chaintrain.h).  Integer weights with the lazy averaging trick
+ * (avg = w - acc / c, acc summing c * delta), so training is exact and
+ * deterministic; the search is the runtime decoder itself (chain.c), so
+ * training sees the same beam as use does. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "chain.h"
+#include "train/chaintrain.h"
+
+void fc_chain_data_init(fc_chain_data *d, const fenci_alloc *a) {
+  memset(d, 0, sizeof *d);
+  d->a = fc_alloc_resolve(a);
+}
+
+void fc_chain_data_free(fc_chain_data *d) {
+  fc_free(&d->a, d->key);
+  fc_free(&d->a, d->koff);
+  fc_free(&d->a, d->gold);
+  fc_free(&d->a, d->seq);
+  fc_chain_data_init(d, &d->a);
+}
+
+int fc_chain_data_add(fc_chain_data *d, const uint64_t *keys, size_t n, uint8_t gold) {
+  void *k = d->key, *o = d->koff, *g = d->gold, *s = d->seq;
+  if (fc_grow(&d->a, &k, &d->cap_key, d->n_key + n, sizeof *d->key)) return -1;
+  d->key = k;
+  if (fc_grow(&d->a, &s, &d->cap_seq, d->n_seq + 2, sizeof *d->seq)) return -1;
+  d->seq = s;
+  if (fc_grow(&d->a, &o, &d->cap_pos, d->n_pos + 2, sizeof *d->koff)) return -1;
+  d->koff = o;
+  if (fc_grow(&d->a, &g, &d->cap_gold, d->n_pos + 2, 1)) return -1;
+  d->gold = g;
+  if (d->n_pos == 0) d->koff[0] = 0;
+  if (d->n_seq == 0) d->seq[0] = 0;
+  memcpy(d->key + d->n_key, keys, n * sizeof *keys);
+  d->n_key += n;
+  d->gold[d->n_pos++] = gold;
+  d->koff[d->n_pos] = d->n_key;
+  return 0;
+}
+
+int fc_chain_data_end(fc_chain_data *d) {
+  if (d->n_pos == 0 || (d->n_seq && d->seq[d->n_seq] == d->n_pos)) return 0;
+  d->seq[++d->n_seq] = d->n_pos;
+  return 0;
+}
+
+/* ---- key -> value map (keys are never 0: the template byte is not) */
+
+typedef struct ct_map {
+  uint64_t *k;
+  uint32_t *v;
+  size_t cap, n; /* cap a power of two */
+} ct_map;
+
+static int ct_map_grow(ct_map *m, const fenci_alloc *a) {
+  size_t nc = m->cap ? m->cap * 2 : 1 << 16, i;
+  uint64_t *k = fc_calloc(a, nc, sizeof *k);
+  uint32_t *v = fc_calloc(a, nc, sizeof *v);
+  if (!k || !v) {
+    fc_free(a, k);
+    fc_free(a, v);
+    return -1;
+  }
+  for (i = 0; i < m->cap; i++)
+    if (m->k[i]) {
+      size_t h = (size_t)fc_chain_mix(m->k[i]) & (nc - 1);
+      while (k[h]) h = (h + 1) & (nc - 1);
+      k[h] = m->k[i];
+      v[h] = m->v[i];
+    }
+  fc_free(a, m->k);
+  fc_free(a, m->v);
+  m->k = k;
+  m->v = v;
+  m->cap = nc;
+  return 0;
+}
+
+/* The value slot of key, inserted as 0 when absent; NULL without memory. */
+static uint32_t *ct_map_at(ct_map *m, uint64_t key, const fenci_alloc *a) {
+  size_t h;
+  if ((m->n + 1) * 2 > m->cap && ct_map_grow(m, a)) return NULL;
+  h = (size_t)fc_chain_mix(key) & (m->cap - 1);
+  while (m->k[h] && m->k[h] != key) h = (h + 1) & (m->cap - 1);
+  if (!m->k[h]) {
+    m->k[h] = key;
+    m->v[h] = 0;
+    m->n++;
+  }
+  return &m->v[h];
+}
+
+static const uint32_t *ct_map_get(const ct_map *m, uint64_t key) {
+  size_t h;
+  if (!m->cap) return NULL;
+  h = (size_t)fc_chain_mix(key) & (m->cap - 1);
+  while (m->k[h] && m->k[h] != key) h = (h + 1) & (m->cap - 1);
+  return m->k[h] ? &m->v[h] : NULL;
+}
+
+static void ct_map_free(ct_map *m, const fenci_alloc *a) {
+  fc_free(a, m->k);
+  fc_free(a, m->v);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- the trainer state */
+
+typedef struct ct_state {
+  const fc_chain_opts *o;
+  const fenci_alloc *a;
+  uint32_t L;
+  size_t F;          /* features kept */
+  uint64_t *fkey;    /* F keys, in order of first occurrence */
+  int32_t *w;        /* F * L */
+  int64_t *acc;      /* F * L */
+  int32_t tw[FC_CHAIN_MAX_LABELS * (FC_CHAIN_MAX_LABELS + 2)]; /* trans, start, end */
+  int64_t tacc[FC_CHAIN_MAX_LABELS * (FC_CHAIN_MAX_LABELS + 2)];
+  uint32_t *fid;     /* per training key: feature id or UINT32_MAX */
+  int64_t c;         /* examples seen + 1 */
+} ct_state;
+
+#define CT_NONE 0xFFFFFFFFu
+#define CT_T(s, p, q) ((p) * (s)->L + (q)) /* index of a transition in tw */
+#define CT_S(s, q) ((s)->L * (s)->L + (q))
+#define CT_E(s, q) ((s)->L * (s)->L + (s)->L + (q))
+
+static int ct_forbidden(const fc_chain_opts *o, uint32_t L, size_t i) {
+  if (i < (size_t)L * L) return o->forbid && o->forbid[i];
+  if (i < (size_t)L * L + L) return o->forbid_start && o->forbid_start[i - (size_t)L * L];
+  return o->forbid_end && o->forbid_end[i - (size_t)L * L - L];
+}
+
+/* The quantised pairs of feature f (label | weight << 16), into pr; their count. */
+static size_t ct_pairs(const ct_state *s, size_t f, double scale, double cf, uint32_t *pr) {
+  size_t np = 0;
+  uint32_t i;
+  for (i = 0; i < s->L; i++) {
+    long q = lround((s->w[f * s->L + i] - s->acc[f * s->L + i] / cf) * scale);
+    if (labs(q) > s->o->prune) {
+      if (q > 32767) q = 32767;
+      if (q < -32767) q = -32767;
+      pr[np++] = i | (uint32_t)(uint16_t)(int16_t)q << 16;
+    }
+  }
+  return np;
+}
+
+static void ct_put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+/* Features with this many labels weighted are stored as dense rows. */
+#define CT_DENSE_AT 12
+
+/* Quantises the averaged weights into a labeller section (docs/FORMAT.md). */
+static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
+  const fc_chain_opts *o = s->o;
+  uint32_t L = s->L, i, pr[FC_CHAIN_MAX_LABELS], max_probe = 0;
+  size_t f, nt = (size_t)L * L + 2 * L, n_keep = 0, n_over = 0, n_slots, names = 0, toff, soff, poff, total;
+  double mx = 0, scale, cf = (double)s->c;
+  fc_buf b;
+  uint8_t *img;
+  for (f = 0; f < (size_t)s->F * L; f++) {
+    double v = fabs(s->w[f] - s->acc[f] / cf);
+    if (v > mx) mx = v;
+  }
+  for (f = 0; f < nt; f++)
+    if (!ct_forbidden(o, L, f)) {
+      double v = fabs(s->tw[f] - s->tacc[f] / cf);
+      if (v > mx) mx = v;
+    }
+  scale = mx > 0 ? 32000.0 / mx : 1.0;
+  /* kept features, and the pairs of those with more than a slot holds */
+  for (f = 0; f < s->F; f++) {
+    size_t np = ct_pairs(s, f, scale, cf, pr);
+    if (np) n_keep++;
+    if (np >= CT_DENSE_AT) n_over += (L + 1) / 2;
+    else if (np > 3) n_over += np;
+  }
+  if (n_over >= (1u << 24)) return FENCI_BADARG;
+  n_slots = n_keep + n_keep / 2 + 1;
+  for (i = 0; i < L; i++) names += strlen(o->labels[i]) + 1;
+  toff = (FC_CHAIN_HEAD + names + 3) & ~(size_t)3;
+  soff = (toff + nt * 4 + 15) & ~(size_t)15;
+  poff = soff + n_slots * 16;
+  total = poff + n_over * 4;
+  fc_buf_init(&b, s->a);
+  if (fc_buf_reserve(&b, total)) return FENCI_NOMEM;
+  memset(b.data, 0, total);
+  b.len = total;
+  img = b.data;
+  {
+    size_t pi = 0;
+    for (f = 0; f < s->F; f++) {
+      size_t np = ct_pairs(s, f, scale, cf, pr), h, k;
+      uint64_t m = fc_chain_mix(s->fkey[f]);
+      uint32_t fp = (uint32_t)m ? (uint32_t)m : 1u, probe = 0;
+      uint8_t *slot;
+      if (!np) continue;
+      h = (size_t)(((m >> 32) * n_slots) >> 32);
+      /* two keys with one fingerprint and home would be one feature: rare
+       * (2^-32 per pair) and harmless, the first one wins the lookups */
+      while (fc_rd32(img + soff + h * 16)) {
+        if (++h == n_slots) h = 0;
+        probe++;
+      }
+      if (probe > max_probe) max_probe = probe;
+      slot = img + soff + h * 16;
+      ct_put32(slot, fp);
+      if (np <= 3) {
+        for (k = 0; k < 3; k++) ct_put32(slot + 4 + 4 * k, k < np ? pr[k] : 0xFFu);
+      } else if (np >= CT_DENSE_AT) {
+        /* most labels weighted (generic features): a row the decoder adds
+         * with vector instructions */
+        uint8_t *row = img + poff + pi * 4;
+        ct_put32(slot + 4, 0xFDu | (uint32_t)pi << 8);
+        ct_put32(slot + 8, 0);
+        ct_put32(slot + 12, 0xFFu);
+        for (k = 0; k < np; k++) {
+          uint32_t l = pr[k] & 0xFF;
+          row[2 * l] = (uint8_t)(pr[k] >> 16);
+          row[2 * l + 1] = (uint8_t)(pr[k] >> 24);
+        }
+        pi += (L + 1) / 2;
+      } else {
+        ct_put32(slot + 4, 0xFEu | (uint32_t)pi << 8);
+        ct_put32(slot + 8, (uint32_t)np);
+        ct_put32(slot + 12, 0xFFu);
+        for (k = 0; k < np; k++) ct_put32(img + poff + (pi + k) * 4, pr[k]);
+        pi += np;
+      }
+    }
+  }
+  memcpy(img, FC_CHAIN_MAGIC, 4);
+  {
+    uint32_t hv[11];
+    hv[0] = FC_CHAIN_VERSION;
+    hv[1] = L;
+    hv[2] = o->beam && o->beam < L ? o->beam : L;
+    hv[3] = (uint32_t)n_slots;
+    hv[4] = max_probe;
+    hv[5] = (uint32_t)n_over;
+    hv[6] = (uint32_t)names;
+    hv[7] = (uint32_t)toff;
+    hv[8] = (uint32_t)soff;
+    hv[9] = (uint32_t)poff;
+    hv[10] = o->feature_version;
+    for (i = 0; i < 11; i++) ct_put32(img + 4 + 4 * i, hv[i]);
+  }
+  {
+    size_t k = FC_CHAIN_HEAD;
+    for (i = 0; i < L; i++) {
+      size_t l = strlen(o->labels[i]) + 1;
+      memcpy(img + k, o->labels[i], l);
+      k += l;
+    }
+  }
+  for (f = 0; f < nt; f++) {
+    int32_t v;
+    if (ct_forbidden(o, L, f)) v = FC_CHAIN_FORBID;
+    else {
+      double q = (s->tw[f] - s->tacc[f] / cf) * scale;
+      v = (int32_t)lround(q > 4e6 ? 4e6 : q < -4e6 ? -4e6 : q);
+    }
+    ct_put32(img + toff + 4 * f, (uint32_t)v);
+  }
+  *out = b.data;
+  *out_len = b.len;
+  return FENCI_OK;
+}
+
+fenci_rc fc_chain_label_all(const uint8_t *sec, size_t sec_len, const fc_chain_data *d, uint8_t *pred,
+                            const fenci_alloc *a) {
+  fc_section fs;
+  fc_chain *c = fc_malloc(a, sizeof *c);
+  fc_chain_work w;
+  int32_t *emit = NULL;
+  uint32_t *koff = NULL, *scratch = NULL;
+  size_t cap = 0, ocap = 0, scap = 0, q;
+  fenci_rc rc;
+  if (!c) return FENCI_NOMEM;
+  memcpy(fs.tag, "CHAN", 4);
+  fs.flags = 0;
+  fs.data = sec;
+  fs.size = sec_len;
+  memset(&w, 0, sizeof w);
+  rc = fc_chain_view(c, &fs, NULL, 0);
+  for (q = 0; rc == FENCI_OK && q < d->n_seq; q++) {
+    size_t p0 = d->seq[q], n = d->seq[q + 1] - p0, i;
+    if (n > cap) {
+      void *e = emit;
+      if (fc_grow(a, &e, &cap, n, c->n_labels * sizeof *emit)) {
+        rc = FENCI_NOMEM;
+        break;
+      }
+      emit = e;
+    }
+    if (n + 1 > ocap) {
+      void *o = koff;
+      if (fc_grow(a, &o, &ocap, n + 1, sizeof *koff)) {
+        rc = FENCI_NOMEM;
+        break;
+      }
+      koff = o;
+    }
+    /* offsets of this sequence's keys, relative to its first */
+    for (i = 0; i <= n; i++) koff[i] = (uint32_t)(d->koff[p0 + i] - d->koff[p0]);
+    if (koff[n] > scap) {
+      void *sp = scratch;
+      if (fc_grow(a, &sp, &scap, koff[n], sizeof *scratch)) {
+        rc = FENCI_NOMEM;
+        break;
+      }
+      scratch = sp;
+    }
+    memset(emit, 0, n * c->n_labels * sizeof *emit);
+    fc_chain_emit_seq(c, d->key + d->koff[p0], koff, n, emit, scratch);
+    rc = fc_chain_decode(c, emit, n, pred + p0, &w, a);
+  }
+  fc_chain_work_free(&w, a);
+  fc_free(a, emit);
+  fc_free(a, koff);
+  fc_free(a, scratch);
+  fc_free(a, c);
+  return rc;
+}
+
+static double ct_accuracy(void *ctx, const fc_chain_data *dev, const uint8_t *pred) {
+  size_t i, ok = 0;
+  (void)ctx;
+  for (i = 0; i < dev->n_pos; i++) ok += pred[i] == dev->gold[i];
+  return dev->n_pos ? (double)ok / (double)dev->n_pos : 0;
+}
+
+static void ct_log(const fc_chain_opts *o, const char *fmt, ...) {
+  char msg[256];
+  va_list ap;
+  if (!o->log) return;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  o->log(o->log_ctx, msg);
+}
+
+fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, const fc_chain_opts *o,
+                        const fenci_alloc *a0, uint8_t **sec, size_t *sec_len, double *dev_score, int *best_iter,
+                        char *err, size_t errlen) {
+  fenci_alloc ar = fc_alloc_resolve(a0);
+  const fenci_alloc *a = &ar;
+  ct_state s;
+  ct_map cnt;
+  fc_chain tc;
+  fc_chain_work w;
+  size_t i, *order = NULL, maxn = 0;
+  int32_t *emit = NULL;
+  uint8_t *pred = NULL, *dpred = NULL, *best = NULL;
+  size_t best_len = 0;
+  double best_score = -1;
+  int it, since = 0, iters = o->iters > 0 ? o->iters : 10;
+  uint64_t rng = o->seed * 0x9E3779B97F4A7C15ull + 1;
+  fenci_rc rc = FENCI_NOMEM;
+
+  *sec = NULL;
+  *sec_len = 0;
+  memset(&s, 0, sizeof s);
+  memset(&cnt, 0, sizeof cnt);
+  memset(&w, 0, sizeof w);
+  if (o->n_labels < 1 || o->n_labels > FC_CHAIN_MAX_LABELS || !o->labels || train->n_seq == 0) {
+    fc_errf(err, errlen, "labeller training: no labels or no training data");
+    return FENCI_BADARG;
+  }
+  s.o = o;
+  s.a = a;
+  s.L = o->n_labels;
+  /* features: count in training, keep those seen min_count times */
+  for (i = 0; i < train->n_key; i++) {
+    uint32_t *v = ct_map_at(&cnt, train->key[i], a);
+    if (!v) goto nomem;
+    if (*v < UINT32_MAX) (*v)++;
+  }
+  s.fid = fc_malloc(a, (train->n_key ? train->n_key : 1) * sizeof *s.fid);
+  if (!s.fid) goto nomem;
+  {
+    ct_map ids;
+    size_t fcap = 0;
+    memset(&ids, 0, sizeof ids);
+    for (i = 0; i < train->n_key; i++) {
+      const uint32_t *c = ct_map_get(&cnt, train->key[i]);
+      uint32_t *id;
+      if (*c < (o->min_count ? o->min_count : 1)) {
+        s.fid[i] = CT_NONE;
+        continue;
+      }
+      if (!(id = ct_map_at(&ids, train->key[i], a))) {
+        ct_map_free(&ids, a);
+        goto nomem;
+      }
+      if (*id == 0) {
+        void *fk = s.fkey;
+        if (fc_grow(a, &fk, &fcap, s.F + 1, sizeof *s.fkey)) {
+          ct_map_free(&ids, a);
+          goto nomem;
+        }
+        s.fkey = fk;
+        s.fkey[s.F++] = train->key[i];
+        *id = (uint32_t)s.F; /* ids are 1-based in the map */
+      }
+      s.fid[i] = *id - 1;
+    }
+    ct_map_free(&ids, a);
+  }
+  ct_map_free(&cnt, a);
+  ct_log(o, "%zu features kept (seen >= %u times) of %zu keys", s.F, o->min_count ? o->min_count : 1,
+         train->n_key);
+  s.w = fc_calloc(a, s.F * s.L + 1, sizeof *s.w);
+  s.acc = fc_calloc(a, s.F * s.L + 1, sizeof *s.acc);
+  order = fc_malloc(a, train->n_seq * sizeof *order);
+  if (!s.w || !s.acc || !order) goto nomem;
+  for (i = 0; i < train->n_seq; i++) {
+    size_t n = train->seq[i + 1] - train->seq[i];
+    order[i] = i;
+    if (n > maxn) maxn = n;
+  }
+  emit = fc_malloc(a, (maxn + 1) * s.L * sizeof *emit);
+  pred = fc_malloc(a, maxn + 1);
+  dpred = fc_malloc(a, dev && dev->n_pos ? dev->n_pos : 1);
+  if (!emit || !pred || !dpred) goto nomem;
+  s.c = 1;
+  memset(&tc, 0, sizeof tc);
+  tc.n_labels = s.L;
+  tc.beam = o->beam && o->beam < s.L ? o->beam : s.L;
+
+  for (it = 1; it <= iters; it++) {
+    size_t q, errs = 0, npos = 0;
+    uint8_t *img = NULL;
+    size_t img_len = 0;
+    double sc;
+    /* Fisher-Yates with a fixed generator: the same order on every machine */
+    for (i = train->n_seq; i > 1; i--) {
+      size_t j, t;
+      rng ^= rng << 13;
+      rng ^= rng >> 7;
+      rng ^= rng << 17;
+      j = (size_t)(rng % i);
+      t = order[i - 1];
+      order[i - 1] = order[j];
+      order[j] = t;
+    }
+    for (q = 0; q < train->n_seq; q++) {
+      size_t sq = order[q], p0 = train->seq[sq], n = train->seq[sq + 1] - p0, k;
+      uint32_t l;
+      const uint8_t *g = train->gold + p0;
+      /* the current weights into the decoder */
+      for (l = 0; l < s.L; l++) {
+        uint32_t m;
+        for (m = 0; m < s.L; m++)
+          tc.trans[l * FC_CHAIN_MAX_LABELS + m] = ct_forbidden(o, s.L, CT_T(&s, l, m)) ? FC_CHAIN_FORBID
+                                                                                      : s.tw[CT_T(&s, l, m)];
+        tc.start[l] = ct_forbidden(o, s.L, CT_S(&s, l)) ? FC_CHAIN_FORBID : s.tw[CT_S(&s, l)];
+        tc.end[l] = ct_forbidden(o, s.L, CT_E(&s, l)) ? FC_CHAIN_FORBID : s.tw[CT_E(&s, l)];
+      }
+      memset(emit, 0, n * s.L * sizeof *emit);
+      for (i = 0; i < n; i++) {
+        int32_t *e = emit + i * s.L;
+        for (k = train->koff[p0 + i]; k < train->koff[p0 + i + 1]; k++) {
+          uint32_t f = s.fid[k];
+          const int32_t *wf;
+          if (f == CT_NONE) continue;
+          wf = s.w + (size_t)f * s.L;
+          for (l = 0; l < s.L; l++) e[l] += wf[l];
+        }
+      }
+      if (fc_chain_decode(&tc, emit, n, pred, &w, a) != FENCI_OK) goto nomem;
+      npos += n;
+      for (i = 0; i < n; i++) {
+        if (pred[i] != g[i]) {
+          errs++;
+          for (k = train->koff[p0 + i]; k < train->koff[p0 + i + 1]; k++) {
+            uint32_t f = s.fid[k];
+            if (f == CT_NONE) continue;
+            s.w[(size_t)f * s.L + g[i]]++;
+            s.acc[(size_t)f * s.L + g[i]] += s.c;
+            s.w[(size_t)f * s.L + pred[i]]--;
+            s.acc[(size_t)f * s.L + pred[i]] -= s.c;
+          }
+        }
+        if (i == 0 ? pred[0] != g[0] : (pred[i] != g[i] || pred[i - 1] != g[i - 1])) {
+          size_t gi = i ? CT_T(&s, g[i - 1], g[i]) : CT_S(&s, g[0]);
+          size_t pi = i ? CT_T(&s, pred[i - 1], pred[i]) : CT_S(&s, pred[0]);
+          s.tw[gi]++;
+          s.tacc[gi] += s.c;
+          s.tw[pi]--;
+          s.tacc[pi] -= s.c;
+        }
+      }
+      if (n && pred[n - 1] != g[n - 1]) {
+        s.tw[CT_E(&s, g[n - 1])]++;
+        s.tacc[CT_E(&s, g[n - 1])] += s.c;
+        s.tw[CT_E(&s, pred[n - 1])]--;
+        s.tacc[CT_E(&s, pred[n - 1])] -= s.c;
+      }
+      s.c++;
+    }
+    rc = ct_build(&s, &img, &img_len);
+    if (rc != FENCI_OK) goto fail;
+    if (dev && dev->n_pos) {
+      rc = fc_chain_label_all(img, img_len, dev, dpred, a);
+      if (rc != FENCI_OK) {
+        fc_free(a, img);
+        goto fail;
+      }
+      sc = o->score ? o->score(o->score_ctx, dev, dpred) : ct_accuracy(NULL, dev, dpred);
+    } else
+      sc = (double)it; /* no dev: the last is the best */
+    ct_log(o, "iteration %d: training errors %.2f%%, dev %.4f, %zu bytes", it,
+           npos ? 100.0 * (double)errs / (double)npos : 0.0, dev && dev->n_pos ? sc : 0.0, img_len);
+    if (sc > best_score) {
+      fc_free(a, best);
+      best = img;
+      best_len = img_len;
+      best_score = sc;
+      *best_iter = it;
+      since = 0;
+    } else {
+      fc_free(a, img);
+      if (o->patience && ++since >= o->patience) break;
+    }
+  }
+  *sec = best;
+  *sec_len = best_len;
+  best = NULL;
+  if (dev_score) *dev_score = dev && dev->n_pos ? best_score : 0;
+  rc = FENCI_OK;
+  goto fail;
+nomem:
+  rc = FENCI_NOMEM;
+  fc_errf(err, errlen, "out of memory while training the labeller");
+fail:
+  ct_map_free(&cnt, a);
+  fc_chain_work_free(&w, a);
+  fc_free(a, best);
+  fc_free(a, s.fid);
+  fc_free(a, s.fkey);
+  fc_free(a, s.w);
+  fc_free(a, s.acc);
+  fc_free(a, order);
+  fc_free(a, emit);
+  fc_free(a, pred);
+  fc_free(a, dpred);
+  return rc;
+}

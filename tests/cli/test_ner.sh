@@ -1,0 +1,64 @@
+#!/bin/sh
+# test_ner.sh - `fenci ner` from the outside: one JSON object per input line
+# (empty lines and a last line without newline included), the offsets of
+# the sample's first line, values and units, -f text marks entities inline
+# and keeps the text, -j 2 equals -j 1, bad options fail cleanly.
+# Usage: FENCI=./fenci sh tests/cli/test_ner.sh    (from the project root)
+. tests/cli/lib.sh
+cli_setup test_ner
+
+same() {
+  runs=$((runs + 1))
+  cmp -s "$2" "$3" || { fail "$1: $2 and $3 differ"; cmp "$2" "$3" | head -2 >&2; }
+}
+
+cp samples/napoleon.txt "$TMP/in.txt"
+printf '\n\xff\xfe 22万发\r\n最后一行1998年1月' >>"$TMP/in.txt"
+run "ner" 0 - -- ner "$TMP/in.txt"
+cp "$TMP/out" "$TMP/ner.json"
+runs=$((runs + 1))
+[ "$(wc -l <"$TMP/ner.json")" -eq "$(($(wc -l <"$TMP/in.txt") + 1))" ] || fail "ner: one object per input line"
+runs=$((runs + 1))
+python3 - "$TMP/in.txt" "$TMP/ner.json" <<'PY' || fail "ner: JSON, offsets or values"
+import json, sys
+lines = open(sys.argv[1], 'rb').read().split(b'\n')
+out = [json.loads(l) for l in open(sys.argv[2], encoding='utf-8')]
+assert len(out) == len(lines), (len(out), len(lines))
+for raw, o in zip(lines, out):
+    raw = raw[:-1] if raw.endswith(b'\r') else raw
+    text = raw.decode('utf-8', 'replace')
+    prev = 0
+    for e in o['entities']:
+        assert 0 <= e['s'] < e['e'] <= len(raw) and e['s'] >= prev, e
+        prev = e['e']
+        assert raw[e['s']:e['e']].decode('utf-8') == e['text'], e
+        chars = raw[:e['s']].decode('utf-8', 'replace')
+        assert len(chars) == e['cs'] or b'\xff' in raw, (e, len(chars))
+first = {e['text']: e for e in out[0]['entities']}
+assert first['1814年4月6日']['value'] == '1814-04-06' and first['1814年4月6日']['cs'] == 0, first
+q = [e for o in out for e in o['entities'] if e['text'] == '22万发']
+assert q and q[0]['value'] == 220000 and q[0]['unit'] == '发' and q[0]['type'] == 'QUANTITY', q
+t = [e for e in out[-1]['entities'] if e['type'] == 'TIME']
+assert t and t[0]['value'] == '1998-01', out[-1]
+PY
+run "ner -j2" 0 - -- ner -j 2 "$TMP/in.txt"
+same "ner -j2 = -j1" "$TMP/out" "$TMP/ner.json"
+run "ner -f text" 0 - -- ner -f text "$TMP/in.txt"
+runs=$((runs + 1))
+grep -q '^\[1814年4月6日\]TIME，' "$TMP/out" || fail "ner -f text: $(head -1 "$TMP/out")"
+runs=$((runs + 1))
+# removing the marks gives the text back (the CR of a CRLF line is dropped)
+sed 's/\[\([^]]*\)\]\(PER\|LOC\|ORG\|TIME\|NUMBER\|PERCENT\|MONEY\|QUANTITY\)/\1/g' "$TMP/out" >"$TMP/plain"
+tr -d '\r' <"$TMP/in.txt" >"$TMP/in.nocr"
+printf '\n' >>"$TMP/in.nocr"
+same "ner -f text keeps the text" "$TMP/plain" "$TMP/in.nocr"
+printf 'x\n' >"$TMP/stdin"
+run "ner -j 0" 2 'ner: -j' -- ner -j 0
+run "ner -f xml" 2 'unknown format' -- ner -f xml
+run "ner missing file" 1 'cannot open' -- ner "$TMP/none.txt"
+run "ner --help" 0 - -- ner --help
+runs=$((runs + 1))
+grep -q 'usage: fenci ner' "$TMP/out" || fail "ner --help"
+
+echo "test_ner: $runs checks, $fails failed"
+[ "$fails" -eq 0 ]

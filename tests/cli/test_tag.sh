@@ -1,0 +1,70 @@
+#!/bin/sh
+# test_tag.sh - `fenci tag` from the outside: word/tag output with the
+# shipped models, the same words as fenci cut (tags removed), JSON with a
+# tag on each token, --words keeps the given words and lines, -j 2 equal to
+# -j 1, fixed tags for punctuation, numbers and Latin words, a clear error
+# for a model without a tagger.
+# Usage: FENCI=./fenci sh tests/cli/test_tag.sh    (from the project root)
+. tests/cli/lib.sh
+cli_setup test_tag
+
+same() {
+  runs=$((runs + 1))
+  cmp -s "$2" "$3" || { fail "$1: $2 and $3 differ"; cmp "$2" "$3" | head -2 >&2; }
+}
+
+printf '拿破仑在枫丹白露签署了退位诏书。\n我们研究自然语言处理, see http://x.cn 2026年\n\n最后一行没有换行' >"$TMP/stdin"
+cp "$TMP/stdin" "$TMP/in.txt"
+for m in ctb pku msr; do
+  run "tag -m $m" 0 - -- tag -m "$m"
+  cp "$TMP/out" "$TMP/tag.$m"
+  run "cut -m $m" 0 - -- cut -m "$m"
+  # the words are fenci cut's: drop the last /tag of each token
+  sed 's|/[^/ ]*\( \)|\1|g; s|/[^/ ]*$||' "$TMP/tag.$m" >"$TMP/words.$m"
+  same "tag -m $m words" "$TMP/out" "$TMP/words.$m"
+  runs=$((runs + 1))
+  [ "$(wc -l <"$TMP/tag.$m")" -eq 3 ] || fail "tag -m $m: 4 lines, the last without a newline as in the input"
+  runs=$((runs + 1))
+  grep -q '。/w' "$TMP/tag.$m" && grep -q 'http://x.cn/nx' "$TMP/tag.$m" && grep -q 'see/nx' "$TMP/tag.$m" ||
+    fail "tag -m $m: fixed tags: $(head -2 "$TMP/tag.$m")"
+done
+# -j 2 on a bigger input equals -j 1
+i=0
+while [ $i -lt 2000 ]; do cat "$TMP/in.txt"; echo; i=$((i + 1)); done >"$TMP/big.txt"
+run "tag -j1" 0 - -- tag -q -j 1 "$TMP/big.txt"
+cp "$TMP/out" "$TMP/j1"
+run "tag -j2" 0 - -- tag -q -j 2 "$TMP/big.txt"
+same "tag -j2 = -j1" "$TMP/out" "$TMP/j1"
+# JSON: every token object of a word carries a tag
+run "tag -f json" 0 - -- tag -f json "$TMP/in.txt"
+runs=$((runs + 1))
+python3 - "$TMP/out" <<'PY' || fail "tag -f json: tokens without tags"
+import json, sys
+n = 0
+for line in open(sys.argv[1], encoding='utf-8'):
+    for t in json.loads(line)['tokens'] if line.startswith('{') else json.loads(line):
+        n += 1
+        if t['kind'] not in ('space', 'invalid') and not t.get('tag'):
+            sys.exit('no tag: %r' % t)
+sys.exit(0 if n else 'no tokens')
+PY
+# --words: exactly the given words, one line per line, empty lines kept
+printf '我们 研究 自然 语言\n\n拿破仑 在 枫丹白露\n' >"$TMP/stdin"
+run "tag --words" 0 - -- tag --words
+runs=$((runs + 1))
+[ "$(sed 's|/[^ ]*||g' "$TMP/out")" = "$(printf '我们 研究 自然 语言\n\n拿破仑 在 枫丹白露')" ] || fail "tag --words: $(cat "$TMP/out")"
+run "tag --words -f json" 0 - -- tag --words -f json
+runs=$((runs + 1))
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/out" || fail "tag --words -f json: not JSON"
+# a model without a tagger: a clear error, exit 1
+printf '的 10 u\n' >"$TMP/lex.txt"
+"$FENCI" compile "$TMP/lex.txt" -o "$TMP/lex.fenci" 2>/dev/null
+printf '的\n' >"$TMP/stdin"
+run "tag without tagger" 1 'no part-of-speech tagger' -- tag -m "$TMP/lex.fenci"
+run "tag --words without tagger" 1 'no part-of-speech tagger' -- tag --words -m "$TMP/lex.fenci"
+run "tag --help" 0 - -- tag --words --help
+runs=$((runs + 1))
+grep -q 'usage: fenci tag' "$TMP/out" || fail "tag --help"
+
+echo "test_tag: $runs checks, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,156 @@
+/* test_entities.c - fenci_entities: the offsets of the sample's first
+ * line (bytes and characters), names found whole and typed, times and
+ * quantities with their values, nothing taken from inside a URL, entities
+ * in order and not overlapping on hostile input and on a line longer than
+ * a block, the callback can stop it, a model without a recogniser still
+ * gives times and quantities. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+typedef struct ents {
+  fenci_entity e[4096];
+  char iso[4096][40];
+  size_t n;
+  size_t stop_after;
+} ents;
+
+static int collect(void *ctx, const fenci_entity *e) {
+  ents *v = ctx;
+  if (v->n < 4096) {
+    v->e[v->n] = *e;
+    snprintf(v->iso[v->n], sizeof v->iso[0], "%s", e->value_text ? e->value_text : "");
+    v->e[v->n].value_text = v->iso[v->n];
+  }
+  v->n++;
+  return v->stop_after && v->n >= v->stop_after;
+}
+
+static const fenci_entity *find(const ents *v, const char *text, const char *w, int type) {
+  const char *p = strstr(text, w);
+  size_t i;
+  if (!p) return NULL;
+  for (i = 0; i < v->n && i < 4096; i++)
+    if (v->e[i].start == (size_t)(p - text) && v->e[i].end == (size_t)(p - text) + strlen(w) && v->e[i].type == type)
+      return &v->e[i];
+  return NULL;
+}
+
+static void check_order(const ents *v, size_t len, const char *what) {
+  size_t i, bad = 0;
+  for (i = 0; i < v->n && i < 4096; i++) {
+    const fenci_entity *e = &v->e[i];
+    if (e->end <= e->start || e->end > len || e->cend <= e->cstart || (i && e->start < v->e[i - 1].end)) bad++;
+    if (e->type < FENCI_ENT_PER || e->type > FENCI_ENT_QUANTITY) bad++;
+  }
+  OK(bad == 0, "%s: %zu entities out of order, overlapping or out of bounds", what, bad);
+}
+
+int main(void) {
+  fenci_model *m = NULL;
+  fenci_tagger *t = NULL;
+  char err[512];
+  ents *v = calloc(1, sizeof *v);
+  static const char line1[] = "1814年4月6日，拿破仑在枫丹白露宫签署了退位诏书。";
+  static const char text[] =
+      "外交大臣科兰古连夜赶回巴黎，最终为皇帝争取到了厄尔巴岛的统治权。这一年的战役共消耗了约22万发炮弹，"
+      "近卫军仍有16000名士兵。伦敦证券交易所的国债价格上涨了3.5%。门票为１２欧元，开放时间是上午9:30。"
+      "更多资料请访问https://www.example.org/history/1814，或发邮件至info1998@example.org。";
+  const fenci_entity *e;
+  if (!v) return 1;
+  INT_EQ(fenci_model_open(&m, "models/ctb.fenci", NULL, err, sizeof err), FENCI_OK);
+  if (!m) TEST_DONE();
+  OK(fenci_model_has_ner(m), "the default model has a recogniser (through its lexicon)");
+  INT_EQ(fenci_tagger_new(&t, m, 0), FENCI_OK);
+  INT_EQ(fenci_entities(t, line1, strlen(line1), collect, v), FENCI_OK);
+  e = find(v, line1, "1814年4月6日", FENCI_ENT_TIME);
+  OK(e && e->has_value && !strcmp(e->value_text, "1814-04-06") && e->cstart == 0 && e->cend == 9, "the date");
+  e = find(v, line1, "拿破仑", FENCI_ENT_PER);
+  /* the example: s 18, e 27, cs 10, ce 13 */
+  OK(!e || (e->start == 18 && e->end == 27 && e->cstart == 10 && e->cend == 13), "拿破仑's offsets");
+  check_order(v, strlen(line1), "line 1");
+
+  v->n = 0;
+  INT_EQ(fenci_entities(t, text, strlen(text), collect, v), FENCI_OK);
+  check_order(v, strlen(text), "text");
+  OK(find(v, text, "科兰古", FENCI_ENT_PER) != NULL, "科兰古 PER");
+  OK(find(v, text, "巴黎", FENCI_ENT_LOC) != NULL, "巴黎 LOC");
+  OK(find(v, text, "厄尔巴岛", FENCI_ENT_LOC) != NULL, "厄尔巴岛 LOC");
+  e = find(v, text, "22万发", FENCI_ENT_QUANTITY);
+  OK(e && e->has_value && e->value == 220000 && e->unit_end - e->unit_start == 3 &&
+         !memcmp(text + e->unit_start, "发", 3), "22万发 = 220000 + 发");
+  e = find(v, text, "16000名", FENCI_ENT_QUANTITY);
+  OK(e && e->value == 16000, "16000名");
+  e = find(v, text, "3.5%", FENCI_ENT_PERCENT);
+  OK(e && e->value > 0.0349 && e->value < 0.0351, "3.5%% = 0.035");
+  e = find(v, text, "１２欧元", FENCI_ENT_MONEY);
+  OK(e && e->value == 12 && !memcmp(text + e->unit_start, "欧元", 6), "１２欧元 = 12 + 欧元");
+  e = find(v, text, "上午9:30", FENCI_ENT_TIME);
+  OK(e && !strcmp(e->value_text, "T09:30"), "上午9:30 = T09:30");
+  {
+    /* nothing from inside the URL or the e-mail address */
+    const char *u = strstr(text, "https://");
+    size_t i, inside = 0, us = (size_t)(u - text), uend = strlen(text);
+    for (i = 0; i < v->n && i < 4096; i++)
+      if (v->e[i].start >= us && v->e[i].end <= uend) inside++;
+    OK(inside == 0, "%zu entities inside the URL or the e-mail address", inside);
+  }
+  /* stopping */
+  v->n = 0;
+  v->stop_after = 2;
+  INT_EQ(fenci_entities(t, text, strlen(text), collect, v), FENCI_STOPPED);
+  INT_EQ(v->n, 2);
+  v->stop_after = 0;
+  /* bad arguments */
+  INT_EQ(fenci_entities(t, NULL, 3, collect, v), FENCI_BADARG);
+  INT_EQ(fenci_entities(t, text, 3, NULL, v), FENCI_BADARG);
+  INT_EQ(fenci_entities(NULL, text, 3, collect, v), FENCI_BADARG);
+  INT_EQ(fenci_entities(t, "", 0, collect, v), FENCI_OK);
+  {
+    /* hostile input and a 300 KB line without a newline (more than a block):
+     * in order, in bounds, character offsets consistent with the bytes */
+    static const char *const pieces[] = {"中", "1", "年", "万", "\x80", "%", "拿破仑", "月", "日", "名", "。",
+                                         "\n", "一", "十", "百分之", "http://a.b/1", "@x.cn", "巴黎", "\xef\xbc\x91"};
+    size_t n = 300000, len = 0, k;
+    unsigned seed = 5;
+    char *buf = malloc(n + 32);
+    for (k = 0; buf && k < 2; k++) {
+      len = 0;
+      while (len < n) {
+        const char *p;
+        seed = seed * 1103515245u + 12345u;
+        p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+        if (k == 1 && *p == '\n') continue; /* one long line */
+        memcpy(buf + len, p, strlen(p));
+        len += strlen(p);
+      }
+      v->n = 0;
+      INT_EQ(fenci_entities(t, buf, len, collect, v), FENCI_OK);
+      check_order(v, len, k ? "long line" : "hostile");
+      OK(v->n > 100, "entities found in hostile text (%zu)", v->n);
+    }
+    free(buf);
+  }
+  fenci_tagger_free(t);
+  fenci_model_free(m);
+  {
+    /* without a recogniser: times and quantities only */
+    void *img = NULL;
+    fenci_model *lm = th_load_model("的 10 u\n", &img);
+    if (lm) {
+      OK(!fenci_model_has_ner(lm), "a compiled lexicon has no recogniser");
+      INT_EQ(fenci_tagger_new(&t, lm, 0), FENCI_OK);
+      v->n = 0;
+      INT_EQ(fenci_entities(t, line1, strlen(line1), collect, v), FENCI_OK);
+      OK(v->n == 1 && v->e[0].type == FENCI_ENT_TIME, "only the date (%zu)", v->n);
+      fenci_tagger_free(t);
+    }
+    fenci_model_free(lm);
+    fenci_free(NULL, img);
+  }
+  STR_EQ(fenci_entity_type_name(FENCI_ENT_QUANTITY), "QUANTITY");
+  STR_EQ(fenci_entity_type_name(99), "");
+  free(v);
+  TEST_DONE();
+}

@@ -1,0 +1,265 @@
+/* test_postag.c - part-of-speech tags in context: tokens are the same as
+ * without tagging (lossless, same offsets), kinds get their fixed tags,
+ * context changes tags, fenci_tag_words tags given words, hostile input
+ * and long lines are safe in every model and mode, a damaged labeller
+ * section is refused or read safely. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+#include "harness.h"
+#include "model.h"
+
+typedef struct toks {
+  fenci_token *t;
+  size_t n, cap;
+} toks;
+
+static int collect(void *ctx, const fenci_token *tok, const char *form, size_t len) {
+  toks *v = ctx;
+  (void)form;
+  (void)len;
+  if (v->n == v->cap) {
+    size_t nc = v->cap ? v->cap * 2 : 256;
+    fenci_token *p = realloc(v->t, nc * sizeof *p);
+    if (!p) return 1;
+    v->t = p;
+    v->cap = nc;
+  }
+  v->t[v->n++] = *tok;
+  return 0;
+}
+
+static int run(const fenci_model *m, unsigned opts, const char *text, size_t len, toks *v) {
+  fenci_tagger *t = NULL;
+  fenci_rc rc = fenci_tagger_new(&t, m, opts);
+  v->n = 0;
+  if (rc == FENCI_OK) rc = fenci_segment(t, text, len, collect, v);
+  fenci_tagger_free(t);
+  return rc == FENCI_OK ? 0 : -1;
+}
+
+/* The tag of the main token covering text's bytes [s, s + strlen(w)). */
+static const char *tag_of(const fenci_model *m, const toks *v, const char *text, const char *w) {
+  const char *p = strstr(text, w);
+  size_t i, s;
+  if (!p) return "?";
+  s = (size_t)(p - text);
+  for (i = 0; i < v->n; i++)
+    if (!(v->t[i].flags & FENCI_TOK_EXTRA) && v->t[i].start == s && v->t[i].end == s + strlen(w))
+      return fenci_tag_name(m, v->t[i].tag);
+  return "(not a token)";
+}
+
+static void check_same_tokens(const toks *a, const toks *b, const char *what) {
+  size_t i, bad = 0;
+  OK(a->n == b->n, "%s: %zu vs %zu tokens", what, a->n, b->n);
+  for (i = 0; i < a->n && i < b->n; i++)
+    if (a->t[i].start != b->t[i].start || a->t[i].end != b->t[i].end || a->t[i].kind != b->t[i].kind ||
+        a->t[i].flags != b->t[i].flags)
+      bad++;
+  OK(bad == 0, "%s: %zu tokens differ from the untagged ones", what, bad);
+}
+
+static void test_tags(const fenci_model *m, const char *name) {
+  static const char text[] = "我们研究自然语言处理。拿破仑在1814年签署了退位诏书, see http://x.cn 和 abc@d.cn ２２万发炮弹\n";
+  toks a = {0}, b = {0};
+  size_t i, untagged = 0, spaces_tagged = 0;
+  OK(run(m, 0, text, strlen(text), &a) == 0, "%s: cut", name);
+  OK(run(m, FENCI_OPT_POS, text, strlen(text), &b) == 0, "%s: tag", name);
+  check_same_tokens(&a, &b, name);
+  for (i = 0; i < b.n; i++) {
+    const char *tg = fenci_tag_name(m, b.t[i].tag);
+    if (b.t[i].kind == FENCI_KIND_SPACE || b.t[i].kind == FENCI_KIND_INVALID) spaces_tagged += b.t[i].tag != 0;
+    else if (!*tg) untagged++;
+  }
+  OK(untagged == 0, "%s: %zu tokens without a tag", name, untagged);
+  OK(spaces_tagged == 0, "%s: whitespace got a tag", name);
+  STR_EQ(tag_of(m, &b, text, "。"), "w");
+  STR_EQ(tag_of(m, &b, text, "http://x.cn"), "nx");
+  STR_EQ(tag_of(m, &b, text, "abc@d.cn"), "nx");
+  STR_EQ(tag_of(m, &b, text, "see"), "nx");
+  STR_EQ(tag_of(m, &b, text, "我们"), "r");
+  free(a.t);
+  free(b.t);
+}
+
+static void test_words(const fenci_model *m) {
+  /* gold words of a People's Daily style sentence, and the same verb as a noun */
+  static const char *const w1[] = {"我们", "要", "发展", "经济", "。"};
+  static const char *const w2[] = {"经济", "的", "发展", "很", "快", "。"};
+  static const char *const w3[] = {"北京", "是", "中国", "的", "首都", "。"};
+  size_t l1[5], l2[6], l3[6], i;
+  uint16_t t1[5], t2[6], t3[6];
+  fenci_tagger *t = NULL;
+  INT_EQ(fenci_tagger_new(&t, m, 0), FENCI_OK);
+  for (i = 0; i < 5; i++) l1[i] = strlen(w1[i]);
+  for (i = 0; i < 6; i++) l2[i] = strlen(w2[i]), l3[i] = strlen(w3[i]);
+  INT_EQ(fenci_tag_words(t, (const char *const *)w1, l1, 5, t1), FENCI_OK);
+  INT_EQ(fenci_tag_words(t, (const char *const *)w2, l2, 6, t2), FENCI_OK);
+  INT_EQ(fenci_tag_words(t, (const char *const *)w3, l3, 6, t3), FENCI_OK);
+  STR_EQ(fenci_tag_name(m, t1[2]), "v");
+  STR_EQ(fenci_tag_name(m, t2[2]), "vn");
+  STR_EQ(fenci_tag_name(m, t3[0]), "ns");
+  STR_EQ(fenci_tag_name(m, t3[2]), "ns");
+  STR_EQ(fenci_tag_name(m, t3[5]), "w");
+  /* zero words, empty words, NULL arrays */
+  INT_EQ(fenci_tag_words(t, NULL, NULL, 0, NULL), FENCI_OK);
+  {
+    const char *e[] = {"", "的", ""};
+    size_t el[] = {0, 3, 0};
+    uint16_t et[3];
+    INT_EQ(fenci_tag_words(t, e, el, 3, et), FENCI_OK);
+  }
+  INT_EQ(fenci_tag_words(t, NULL, l1, 5, t1), FENCI_BADARG);
+  fenci_tagger_free(t);
+}
+
+/* Random bytes, hostile characters and a line past the chunk size: the
+ * tagged tokens are the untagged ones, in every mode. */
+static void test_hostile(const fenci_model *m, const char *name) {
+  static const char *const pieces[] = {"中", "。", "1", "a", " ", "\n", "\x80", "——", "@", "http://a.b/", "年",
+                                       "万", "的", "\xef\xbc\x91", "\xe3\x80\x80", "\t", "拿破仑", "%E4"};
+  size_t n = 300000, i, k;
+  char *buf = malloc(n + 16);
+  unsigned seed = 99;
+  static const unsigned modes[] = {FENCI_MODE_DEFAULT, FENCI_MODE_SEARCH, FENCI_MODE_ALL,
+                                   FENCI_OPT_FAST, FENCI_OPT_FAST | FENCI_MODE_SEARCH};
+  if (!buf) return;
+  for (k = 0; k < 2; k++) {
+    size_t len = 0;
+    while (len < n) {
+      seed = seed * 1103515245u + 12345u;
+      if (k == 0) buf[len++] = (char)(seed >> 16);
+      else {
+        const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+        size_t l = strlen(p);
+        memcpy(buf + len, p, l);
+        len += l;
+      }
+    }
+    for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+      toks a = {0}, b = {0};
+      char what[96];
+      snprintf(what, sizeof what, "%s %s opts 0x%x", name, k ? "hostile" : "random", modes[i]);
+      OK(run(m, modes[i], buf, len, &a) == 0 && run(m, modes[i] | FENCI_OPT_POS, buf, len, &b) == 0, "%s", what);
+      check_same_tokens(&a, &b, what);
+      free(a.t);
+      free(b.t);
+    }
+  }
+  /* one line of 200 000 characters without a break */
+  for (i = 0; i + 3 <= n; i += 3) memcpy(buf + i, "研", 3);
+  {
+    toks a = {0}, b = {0};
+    OK(run(m, 0, buf, i, &a) == 0 && run(m, FENCI_OPT_POS, buf, i, &b) == 0, "%s long line", name);
+    check_same_tokens(&a, &b, "long line");
+    free(a.t);
+    free(b.t);
+  }
+  free(buf);
+}
+
+/* A damaged labeller section: header fields are refused, table bytes are
+ * read safely (wrong tags at worst). */
+static void test_corrupt(const fenci_model *m) {
+  const fc_section *sec = fc_fmt_find(&m->file, "POSM");
+  uint8_t *img;
+  fc_chain *c = malloc(sizeof *c);
+  size_t off;
+  char err[200];
+  if (!sec || !c) {
+    OK(0, "no POSM section");
+    free(c);
+    return;
+  }
+  img = malloc(sec->size + 16);
+  {
+    fc_section s2 = *sec;
+    uint8_t *al = img + ((16 - ((uintptr_t)img & 15)) & 15);
+    s2.data = al;
+    for (off = 4; off < 48; off += 4) {
+      size_t b;
+      for (b = 0; b < 4; b++) {
+        memcpy(al, sec->data, sec->size);
+        al[off + b] ^= 0xFF;
+        /* either refused with a message or still consistent enough to use */
+        if (fc_chain_view(c, &s2, err, sizeof err) == FENCI_OK) {
+          int32_t emit[FC_CHAIN_MAX_LABELS * 4] = {0};
+          uint64_t keys[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+          uint32_t koff[5] = {0, 2, 4, 6, 8}, scratch[8];
+          uint8_t lab[4];
+          fc_chain_work w = {0};
+          fc_chain_emit_seq(c, keys, koff, 4, emit, scratch);
+          OK(fc_chain_decode(c, emit, 4, lab, &w, NULL) == FENCI_OK, "decode after header damage");
+          fc_chain_work_free(&w, NULL);
+        } else
+          OK(err[0] != 0, "a refused section has a message");
+      }
+    }
+    /* random damage to the tables */
+    {
+      unsigned seed = 7, r;
+      for (r = 0; r < 20; r++) {
+        int32_t emit[FC_CHAIN_MAX_LABELS * 64];
+        uint64_t keys[64 * 4];
+        uint32_t koff[65], scratch[64 * 4], i;
+        uint8_t lab[64];
+        fc_chain_work w = {0};
+        memcpy(al, sec->data, sec->size);
+        for (i = 0; i < 2000; i++) {
+          seed = seed * 1103515245u + 12345u;
+          al[64 + (seed >> 8) % (sec->size - 64)] = (uint8_t)seed;
+        }
+        if (fc_chain_view(c, &s2, err, sizeof err) != FENCI_OK) continue;
+        memset(emit, 0, sizeof emit);
+        for (i = 0; i < 64 * 4; i++) keys[i] = ((uint64_t)(i % 23 + 1) << 56) | (seed = seed * 1103515245u + 12345u);
+        for (i = 0; i <= 64; i++) koff[i] = 4 * i;
+        fc_chain_emit_seq(c, keys, koff, 64, emit, scratch);
+        OK(fc_chain_decode(c, emit, 64, lab, &w, NULL) == FENCI_OK, "decode after table damage");
+        for (i = 0; i < 64; i++) OK(lab[i] < c->n_labels, "label in range");
+        fc_chain_work_free(&w, NULL);
+      }
+    }
+  }
+  free(img);
+  free(c);
+}
+
+int main(void) {
+  static const char *const models[] = {"models/ctb.fenci", "models/pku.fenci", "models/msr.fenci",
+                                       "models/lexicon.fenci"};
+  size_t i;
+  char err[512];
+  fenci_model *lex = NULL;
+  for (i = 0; i < sizeof models / sizeof models[0]; i++) {
+    fenci_model *m = NULL;
+    INT_EQ(fenci_model_open(&m, models[i], NULL, err, sizeof err), FENCI_OK);
+    if (!m) continue;
+    OK(fenci_model_has_pos(m), "%s has a tagger (through its lexicon)", models[i]);
+    test_tags(m, models[i]);
+    test_hostile(m, models[i]);
+    if (i == 0) test_words(m);
+    fenci_model_free(m);
+  }
+  INT_EQ(fenci_model_open(&lex, "models/lexicon.fenci", NULL, err, sizeof err), FENCI_OK);
+  if (lex) test_corrupt(lex);
+  fenci_model_free(lex);
+  {
+    /* a model without a tagger refuses FENCI_OPT_POS */
+    void *img = NULL;
+    fenci_model *m = th_load_model("的 10 u\n我们 5 r\n", &img);
+    fenci_tagger *t = NULL;
+    if (m) {
+      OK(!fenci_model_has_pos(m), "a compiled lexicon has no tagger");
+      INT_EQ(fenci_tagger_new(&t, m, FENCI_OPT_POS), FENCI_BADARG);
+      OK(t == NULL, "no tagger on failure");
+      INT_EQ(fenci_tagger_new(&t, m, 0), FENCI_OK);
+      INT_EQ(fenci_tagger_set_options(t, FENCI_OPT_POS), FENCI_BADARG);
+      fenci_tagger_free(t);
+    }
+    fenci_model_free(m);
+    fenci_free(NULL, img);
+  }
+  TEST_DONE();
+}
