@@ -154,6 +154,12 @@ eval-ner: $(BIN)
 	@awk '{ o = ""; for (i = 1; i <= NF; i++) { w = $$i; sub(/\/[a-z]+$$/, "", w); o = o w } print o }' $(DATA)/msra-ner/train.wordtag.txt > $(EVAL_DIR)/msra.train.txt
 	@printf 'ner  People'"'"'s Daily NER test, sentences not in msra-ner train: '; \
 	  $(NER_SCORE) --bio $(DATA)/ner-extra/peoples-daily-ner/example.test $(EVAL_DIR)/pdner.ner --exclude $(EVAL_DIR)/msra.train.txt
+	@for part in dev test; do sed 's/ //g' $(DATA)/ctb6/ctb6.$$part.seg > $(EVAL_DIR)/ctbn.$$part.raw; \
+	  ./$(BIN) cut -q $(EVAL_DIR)/ctbn.$$part.raw > $(EVAL_DIR)/ctbn.$$part.seg; \
+	  ./$(BIN) ner $(EVAL_DIR)/ctbn.$$part.raw > $(EVAL_DIR)/ctbn.$$part.ner; \
+	  $(AMB_PY) eval/ner/merge_names.py $(EVAL_DIR)/ctbn.$$part.seg $(EVAL_DIR)/ctbn.$$part.ner > $(EVAL_DIR)/ctbn.$$part.joined; \
+	  printf 'ner  CTB6 %s, default model: ' $$part; ./$(BIN) eval $(DATA)/ctb6/ctb6.$$part.seg $(EVAL_DIR)/ctbn.$$part.seg | head -1 | awk '{ printf "F1 %s; ", $$6 }'; \
+	  printf 'with the PER/LOC names found joined into one token: '; ./$(BIN) eval $(DATA)/ctb6/ctb6.$$part.seg $(EVAL_DIR)/ctbn.$$part.joined | head -1 | awk '{ print "F1 " $$6 }'; done
 	@s=$$(date +%s.%N); ./$(BIN) ner $(EVAL_DIR)/pku.big > /dev/null; e=$$(date +%s.%N); \
 	  b=$$(wc -c < $(EVAL_DIR)/pku.big); c=$$(LC_ALL=C.UTF-8 wc -m < $(EVAL_DIR)/pku.big); \
 	  awk -v b=$$b -v c=$$c -v s=$$s -v e=$$e 'BEGIN { printf "ner  fenci ner throughput %.1f MB/s, %.2f M characters/s (SIGHAN PKU test x20)\n", b / (e - s) / 1e6, c / (e - s) / 1e6 }'

@@ -16,7 +16,7 @@
 
 static void train_usage(FILE *f) {
   fprintf(f,
-          "usage: fenci train [--task seg|pos] --lexicon LEX.fenci --train FILE [--format pd|msr|ctb|seg]\n"
+          "usage: fenci train [--task seg|pos|ner] --lexicon LEX.fenci --train FILE [--format pd|msr|ctb|seg]\n"
           "                   [--dev FILE [--dev-format F]] [--iters N] [--seed S]\n"
           "                   [--templates LIST] [--min-count N] [--sym-min-count N] [--prune N]\n"
           "                   [--patience N] [--folds N] [--words FILE]\n"
@@ -25,7 +25,11 @@ static void train_usage(FILE *f) {
           "writes OUT = the lexicon model plus the trained weights.  Progress goes to stderr.\n"
           "  --task        seg (default): the segmenter; pos: the part-of-speech tagger,\n"
           "                trained on words and tags (--format pd) and written into a\n"
-          "                copy of LEX (section POSM), which every model using LEX shares\n"
+          "                copy of LEX (section POSM), which every model using LEX shares;\n"
+          "                ner: the name recogniser (PER, LOC, ORG over characters), from\n"
+          "                the entity tags of --format msr (nr ns nt) or pd (also [..]ns,\n"
+          "                [..]nt), written into a copy of LEX (section NERM)\n"
+          "  --also FILE   ner: a second training corpus, in --also-format (default pd)\n"
           "  --format      pd: People's Daily 1998 (id token, word/POS, [..]nt compounds);\n"
           "                msr: MSRA NER word/tag; ctb, seg: words separated by spaces\n"
           "                (default seg)\n"
@@ -142,41 +146,54 @@ static int train_same_dir(const char *lexp, const char *outp) {
   return 0;
 }
 
-/* --task pos: the tagger's section added to the lexicon model. */
-static int train_pos(const fenci_model *lex, const fc_corpus *tc, const fc_corpus *dc, const fc_train_opts *o,
-                     const char *meta, const char *outp) {
-  uint8_t *sec = NULL, *img = NULL;
-  size_t sec_len = 0, img_len = 0;
-  double acc = 0;
-  int best = 0, ret = 1;
-  char err[512] = "", m2[2048];
-  fenci_rc rc = fc_train_pos(lex, tc, dc, o, NULL, &sec, &sec_len, &acc, &best, err, sizeof err);
+/* --task pos / ner: writes the labeller section (tag, "pos" or "ner")
+ * into a copy of the lexicon model; score is the dev figure. */
+static int train_write_labeller(const fenci_model *lex, const char *tag, const char *task, fenci_rc rc, uint8_t *sec,
+                                size_t sec_len, double score, int best, const char *meta, const char *outp,
+                                const char *err) {
+  uint8_t *img = NULL;
+  size_t img_len = 0;
+  int ret = 1;
+  char m2[2048], e2[512] = "";
   if (rc != FENCI_OK) {
     fprintf(stderr, "fenci train: training failed: %s%s%s\n", fenci_rc_str(rc), err[0] ? ": " : "", err);
     return 1;
   }
-  snprintf(m2, sizeof m2, "pos_iterations=%d\npos_dev_accuracy=%.4f\n%s", best, acc, meta ? meta : "");
-  rc = fc_train_write_section(lex, "POSM", sec, sec_len, m2, NULL, &img, &img_len, err, sizeof err);
+  snprintf(m2, sizeof m2, "%s_iterations=%d\n%s_dev_%s=%.4f\n%s", task, best, task,
+           strcmp(task, "pos") ? "f1" : "accuracy", score, meta ? meta : "");
+  rc = fc_train_write_section(lex, tag, sec, sec_len, m2, NULL, &img, &img_len, e2, sizeof e2);
   if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
-    fprintf(stderr, "fenci train: wrote %s (%zu bytes, tagger %zu bytes): iteration %d kept, dev accuracy %.2f%%\n",
-            outp, img_len, sec_len, best, acc * 100);
+    fprintf(stderr, "fenci train: wrote %s (%zu bytes, %s %zu bytes): iteration %d kept, dev %s %.2f\n", outp, img_len,
+            tag, sec_len, best, strcmp(task, "pos") ? "entity F1" : "tag accuracy", score * 100);
     ret = 0;
   } else if (rc != FENCI_OK)
-    fprintf(stderr, "fenci train: %s\n", err);
+    fprintf(stderr, "fenci train: %s\n", e2);
   fenci_free(NULL, sec);
   fenci_free(NULL, img);
   return ret;
+}
+
+/* --task pos: the tagger's section added to the lexicon model. */
+static int train_pos(const fenci_model *lex, const fc_corpus *tc, const fc_corpus *dc, const fc_train_opts *o,
+                     const char *meta, const char *outp) {
+  uint8_t *sec = NULL;
+  size_t sec_len = 0;
+  double acc = 0;
+  int best = 0;
+  char err[512] = "";
+  fenci_rc rc = fc_train_pos(lex, tc, dc, o, NULL, &sec, &sec_len, &acc, &best, err, sizeof err);
+  return train_write_labeller(lex, "POSM", "pos", rc, sec, sec_len, acc, best, meta, outp, err);
 }
 
 /* --task ner: the name recogniser's section added to the lexicon model;
  * alsop: a second training corpus (another format) or NULL. */
 static int train_ner(const fenci_model *lex, const fc_corpus *tc, const char *alsop, int alsof, const fc_corpus *dc,
                      const fc_train_opts *o, const char *meta, const char *outp) {
-  uint8_t *sec = NULL, *img = NULL;
-  size_t sec_len = 0, img_len = 0, nt = 1;
+  uint8_t *sec = NULL;
+  size_t sec_len = 0, nt = 1;
   double f1 = 0;
-  int best = 0, ret = 1;
-  char err[512] = "", m2[2048];
+  int best = 0;
+  char err[512] = "";
   fc_corpus also;
   const fc_corpus *trains[2];
   fenci_rc rc = FENCI_OK;
@@ -193,21 +210,7 @@ static int train_ner(const fenci_model *lex, const fc_corpus *tc, const char *al
   }
   rc = fc_train_ner(lex, trains, nt, dc, o, NULL, &sec, &sec_len, &f1, &best, err, sizeof err);
   fc_corpus_free(&also);
-  if (rc != FENCI_OK) {
-    fprintf(stderr, "fenci train: training failed: %s%s%s\n", fenci_rc_str(rc), err[0] ? ": " : "", err);
-    return 1;
-  }
-  snprintf(m2, sizeof m2, "ner_iterations=%d\nner_dev_f1=%.4f\n%s", best, f1, meta ? meta : "");
-  rc = fc_train_write_section(lex, "NERM", sec, sec_len, m2, NULL, &img, &img_len, err, sizeof err);
-  if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
-    fprintf(stderr, "fenci train: wrote %s (%zu bytes, recogniser %zu bytes): iteration %d kept, dev F1 %.2f\n",
-            outp, img_len, sec_len, best, f1 * 100);
-    ret = 0;
-  } else if (rc != FENCI_OK)
-    fprintf(stderr, "fenci train: %s\n", err);
-  fenci_free(NULL, sec);
-  fenci_free(NULL, img);
-  return ret;
+  return train_write_labeller(lex, "NERM", "ner", rc, sec, sec_len, f1, best, meta, outp, err);
 }
 
 int fc_cmd_train(int argc, char **argv) {

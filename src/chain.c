@@ -66,6 +66,13 @@ fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t err
   }
   c->slots = p + soff;
   c->pairs = p + poff;
+  /* for each label the labels that may precede it (all but FORBID) */
+  for (i = 0; i < n; i++) {
+    uint32_t q;
+    c->n_pred[i] = 0;
+    for (q = 0; q < n; q++)
+      if (c->trans[q * FC_CHAIN_MAX_LABELS + i] != FC_CHAIN_FORBID) c->pred[i][c->n_pred[i]++] = (uint8_t)q;
+  }
   return FENCI_OK;
 }
 
@@ -143,9 +150,9 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
           /* i16 little-endian, in place (the section is 16-byte aligned) */
           const uint8_t *row = c->pairs + (size_t)first * 4;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-          int16_t r16[FC_CHAIN_MAX_LABELS];
+          /* the row is 4-byte aligned in the mapped section (no declared type) */
+          const int16_t *r16 = (const int16_t *)(const void *)row;
           const uint32_t L = c->n_labels; /* a local: e's stores could alias c->n_labels */
-          memcpy(r16, row, 2 * (size_t)L);
           for (j = 0; j < L; j++) e[j] += r16[j];
 #else
           for (j = 0; j < c->n_labels; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
@@ -163,6 +170,55 @@ void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a) {
   fc_free(a, w->score);
   fc_free(a, w->back);
   memset(w, 0, sizeof *w);
+}
+
+/* The decoder when every label is kept (the name recogniser's 13): no
+ * selection, and each label only looks at the labels that may precede it. */
+static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size_t n, uint8_t *out,
+                                    fc_chain_work *w) {
+  size_t L = c->n_labels, i, l, q;
+  for (l = 0; l < L; l++) {
+    w->score[l] = emit[l] + c->start[l];
+    w->back[l] = 0;
+  }
+  for (i = 1; i < n; i++) {
+    const int32_t *e = emit + i * L, *ps = w->score + (i - 1) * L;
+    int32_t *sc = w->score + i * L, mx = INT32_MIN;
+    for (l = 0; l < L; l++) {
+      int64_t best = INT64_MIN;
+      uint8_t arg = 0;
+      for (q = 0; q < c->n_pred[l]; q++) {
+        uint8_t p = c->pred[l][q];
+        int64_t v = (int64_t)ps[p] + c->trans[p * FC_CHAIN_MAX_LABELS + l];
+        if (v > best) {
+          best = v;
+          arg = p;
+        }
+      }
+      if (best == INT64_MIN) best = (int64_t)ps[0] + FC_CHAIN_FORBID; /* nothing may precede it */
+      sc[l] = (int32_t)(best + e[l] < (int64_t)INT32_MIN / 2 ? INT32_MIN / 2 : best + e[l]);
+      w->back[i * L + l] = arg;
+      if (sc[l] > mx) mx = sc[l];
+    }
+    for (l = 0; l < L; l++) sc[l] = sc[l] - mx < FC_CHAIN_FORBID ? FC_CHAIN_FORBID : sc[l] - mx;
+  }
+  {
+    const int32_t *ls = w->score + (n - 1) * L;
+    int64_t best = INT64_MIN;
+    size_t arg = 0;
+    for (l = 0; l < L; l++) {
+      int64_t v = (int64_t)ls[l] + c->end[l];
+      if (v > best) {
+        best = v;
+        arg = l;
+      }
+    }
+    for (i = n; i-- > 0;) {
+      out[i] = (uint8_t)arg;
+      arg = w->back[i * L + arg];
+    }
+  }
+  return FENCI_OK;
 }
 
 fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, uint8_t *out, fc_chain_work *w,
@@ -183,6 +239,7 @@ fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, uint8
     w->back = back;
     w->cap = nc;
   }
+  if (B == L) return fc_chain_decode_all(c, emit, n, out, w);
   for (i = 0; i < n; i++) {
     const int32_t *e = emit + i * L;
     uint8_t *cd = w->cand + i * B;

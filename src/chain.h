@@ -45,6 +45,8 @@ typedef struct fc_chain {
   uint32_t beam;                          /* labels kept per position (<= n_labels) */
   int32_t trans[FC_CHAIN_MAX_LABELS * FC_CHAIN_MAX_LABELS]; /* prev * n + cur */
   int32_t start[FC_CHAIN_MAX_LABELS], end[FC_CHAIN_MAX_LABELS];
+  uint8_t n_pred[FC_CHAIN_MAX_LABELS];                      /* labels that may precede each label */
+  uint8_t pred[FC_CHAIN_MAX_LABELS][FC_CHAIN_MAX_LABELS];
   const uint8_t *slots; /* n_slots x 16 bytes: u32 fingerprint, three u32 (docs/FORMAT.md) */
   uint32_t n_slots, max_probe;
   const uint8_t *pairs; /* n_pairs x (u8 label, u8 0, i16 weight) */

@@ -441,6 +441,12 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
   memset(&tc, 0, sizeof tc);
   tc.n_labels = s.L;
   tc.beam = o->beam && o->beam < s.L ? o->beam : s.L;
+  for (i = 0; i < s.L; i++) {
+    uint32_t q;
+    tc.n_pred[i] = 0;
+    for (q = 0; q < s.L; q++)
+      if (!ct_forbidden(o, s.L, CT_T(&s, q, i))) tc.pred[i][tc.n_pred[i]++] = (uint8_t)q;
+  }
 
   for (it = 1; it <= iters; it++) {
     size_t q, errs = 0, npos = 0;

@@ -50,6 +50,26 @@ awk -v f="$acc" -v m="$pfloor" 'BEGIN { exit !(f + 0 >= m) }' || { echo "train: 
 # the context decides: 发展 after a pronoun is a verb, after 的 a verbal noun
 printf '我们 发展 经济 。\n经济 的 发展 很 快 。\n' | "$FENCI" tag --words -m "$d/lexpos.fenci" > "$d/pos.ctx"
 grep -q '我们/r 发展/v 经济/n' "$d/pos.ctx" && grep -q '的/u 发展/vn' "$d/pos.ctx" || { cat "$d/pos.ctx"; echo "train: POS ignores context"; exit 1; }
+# The name recogniser: synthetic MSRA-format corpus (tests/train/gen_ner.py),
+# a floor on held-out entity F1 (fenci ner, scored by eval/ner/score.py),
+# the same bytes twice.
+nfloor=0.90
+python3 "$here/gen_ner.py" 700 > "$d/ner.all"
+head -n 500 "$d/ner.all" > "$d/ner.train"
+sed -n '501,560p' "$d/ner.all" > "$d/ner.dev"
+tail -n 140 "$d/ner.all" > "$d/ner.test"
+for o in lexner lexner2; do
+  "$FENCI" train --task ner --lexicon "$d/lexpos.fenci" --train "$d/ner.train" --format msr --dev "$d/ner.dev" \
+    --iters 6 --seed 3 --min-count 1 -o "$d/$o.fenci" 2> "$d/ner.log" || { cat "$d/ner.log"; exit 1; }
+done
+cmp "$d/lexner.fenci" "$d/lexner2.fenci" || { echo "train: NER, same seed gave different models"; exit 1; }
+awk '{ o = ""; for (i = 1; i <= NF; i++) { w = $i; sub(/\/[a-z]+$/, "", w); o = o w } print o }' "$d/ner.test" > "$d/ner.raw"
+"$FENCI" ner -m "$d/lexner.fenci" "$d/ner.raw" > "$d/ner.out"
+nf1=$(python3 eval/ner/score.py --msra "$d/ner.test" "$d/ner.out" | sed 's/.*all P [0-9.]* R [0-9.]* F1 \([0-9.]*\).*/\1/')
+echo "train: NER held-out F1 $nf1 (floor $nfloor)"
+awk -v f="$nf1" -v m="$nfloor" 'BEGIN { exit !(f / 100 >= m) }' || { echo "train: NER F1 $nf1 below $nfloor"; exit 1; }
+"$FENCI" dump "$d/lexner.fenci" | grep -q 'POSM' || { echo "train: NER training dropped the POS section"; exit 1; }
+
 # a segmenter referencing the tagged lexicon finds it by name and tags
 mkdir -p "$d/shared"
 cp "$d/lexpos.fenci" "$d/shared/lexicon.fenci"
