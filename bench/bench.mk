@@ -1,6 +1,7 @@
 # bench/bench.mk - included by the main Makefile.  `make bench` installs the peer
-# segmenters if they are missing, then measures fenci and the peers (about 5 minutes)
-# and writes the table to bench/out/results.md.
+# segmenters if they are missing, then measures fenci and the peers: segmentation, and
+# POS tagging and entities (BENCH_FLAGS='--only pos' for these alone: about 3 minutes),
+# and writes the tables to bench/out/results.md.
 
 _bench_saved_goal := $(.DEFAULT_GOAL)
 
@@ -12,8 +13,11 @@ BENCH_FLAGS ?=
 bench-setup:
 	sh bench/setup.sh
 
-bench: all bench-setup
-	$(BENCH_PY) bench/run.py --fenci ./fenci --data $(DATA) --command 'make bench' $(BENCH_FLAGS)
+# The POS rows read the held-out People's Daily days (models.mk), when $(DATA) has them.
+BENCH_POS = $(if $(wildcard $(DATA)/pd1998-01/199801.txt),eval-pos-files)
+
+bench: all bench-setup $(BENCH_POS)
+	$(BENCH_PY) bench/run.py --fenci ./fenci --data $(DATA) --pos-dir $(EVAL_DIR) --command 'make bench' $(BENCH_FLAGS)
 
 # Do not let this file's first target become the default goal.
 .DEFAULT_GOAL := $(_bench_saved_goal)

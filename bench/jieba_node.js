@@ -2,26 +2,45 @@
 // Drive a node jieba for fenci's bench:
 //   node jieba_node.js ENGINE FILE      (output on stdout)
 // ENGINE: rs (@node-rs/jieba, no HMM), rs-hmm (@node-rs/jieba, HMM),
-//         nodejieba (cppjieba, no HMM: its default), nodejieba-hmm.
+//         nodejieba (cppjieba, no HMM: its default), nodejieba-hmm,
+//         rs-tag (@node-rs/jieba tag(), no HMM: its default), rs-tag-hmm.
 // Reads FILE in chunks, segments each line on its own and writes the words joined by
 // two spaces, one output line per input line (a trailing CR is dropped), so the
-// output aligns with the gold line by line.
+// output aligns with the gold line by line.  The tag engines write word/tag tokens
+// joined by one space (jieba's tags; whitespace words dropped, as `fenci tag` does).
 const fs = require('fs');
 
+function nodeRs() {
+  const { Jieba } = require('@node-rs/jieba');
+  const { dict } = require('@node-rs/jieba/dict');
+  return Jieba.withDict(dict); // `new Jieba()` has an empty dictionary in 2.x
+}
+
+// Each cutter maps one line (no newline) to its output text.
 function makeCutter(engine) {
   if (engine === 'rs' || engine === 'rs-hmm') {
-    const { Jieba } = require('@node-rs/jieba');
-    const { dict } = require('@node-rs/jieba/dict');
-    const jieba = Jieba.withDict(dict); // `new Jieba()` has an empty dictionary in 2.x
+    const jieba = nodeRs();
     const hmm = engine === 'rs-hmm';
-    return (s) => jieba.cut(s, hmm);
+    return (s) => jieba.cut(s, hmm).join('  ');
+  }
+  if (engine === 'rs-tag' || engine === 'rs-tag-hmm') {
+    const jieba = nodeRs();
+    const hmm = engine === 'rs-tag-hmm';
+    const space = /^\s+$/;
+    return (s) => {
+      const out = [];
+      for (const t of jieba.tag(s, hmm)) {
+        if (!space.test(t.word)) out.push(t.word + '/' + t.tag);
+      }
+      return out.join(' ');
+    };
   }
   if (engine === 'nodejieba' || engine === 'nodejieba-hmm') {
     // nodejieba assigns the globals dict, hmmDict, userDict, idfDict, stopWordDict.
     const nodejieba = require('nodejieba');
     nodejieba.load();
     const hmm = engine === 'nodejieba-hmm';
-    return (s) => nodejieba.cut(s, hmm);
+    return (s) => nodejieba.cut(s, hmm).join('  ');
   }
   throw new Error('unknown engine ' + engine);
 }
@@ -29,7 +48,7 @@ function makeCutter(engine) {
 function main() {
   const [engine, file] = process.argv.slice(2);
   if (!engine || !file) {
-    process.stderr.write('usage: node jieba_node.js rs|rs-hmm|nodejieba|nodejieba-hmm FILE\n');
+    process.stderr.write('usage: node jieba_node.js rs|rs-hmm|nodejieba|nodejieba-hmm|rs-tag|rs-tag-hmm FILE\n');
     process.exit(2);
   }
   const cut = makeCutter(engine);
@@ -53,7 +72,7 @@ function main() {
   };
   const doLine = (line) => {
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    const s = line.length ? cut(line).join('  ') + '\n' : '\n';
+    const s = line.length ? cut(line) + '\n' : '\n';
     out.push(s);
     outLen += s.length;
     if (outLen > (1 << 20)) flush();

@@ -14,7 +14,14 @@ Every tool segments the same inputs in one run:
     load on the machine falls on all tools alike;
   * peak RSS: the child's ru_maxrss from wait4(2) (what GNU time -v reports as "Maximum
     resident set size"), the largest over its runs.
-The table goes to stdout and bench/out/results.md.
+Part-of-speech tagging and entities (`--only pos`), in the same rounds:
+  * POS accuracy on the held-out People's Daily days (build/eval/pos.gold, .words, .raw
+    from `make eval-pos-files`): joint segmentation+POS F1 of each tagger on pos.raw
+    (eval/pos/score.py --joint, jieba's tags mapped to PKU's by bench/pos_tags.py),
+    and fenci's accuracy with the gold words (fenci tag --words);
+  * throughput of fenci tag, fenci ner, @node-rs/jieba tag() and jieba.posseg (on the
+    first --pos-py-mb MB) on the same large input, in MB/s and M characters/s.
+The tables go to stdout and bench/out/results.md.
 """
 import argparse
 import datetime
@@ -27,7 +34,10 @@ import subprocess
 import sys
 import time
 
+import pos_tags
+
 BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
 SEP2 = '  '
 
 
@@ -73,7 +83,29 @@ def count_lines(path):
     return n
 
 
-def build_inputs(data, out, size_mb, py_mb):
+def count_chars(path):
+    """UTF-8 characters: the bytes that are not continuation bytes (10xxxxxx)."""
+    n = 0
+    cont = bytes(range(0x80, 0xc0))
+    with open(path, 'rb') as f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                break
+            n += len(b.translate(None, cont))
+    return n
+
+
+def write_head(block, mb, path):
+    """The first mb MB of block repeated, cut at a line end, into path (if it differs)."""
+    head = block * (int(mb * 1e6 // len(block)) + 1)
+    head = head[:head.rfind(b'\n', 0, int(mb * 1e6)) + 1]
+    if not (os.path.exists(path) and open(path, 'rb').read() == head):
+        with open(path, 'wb') as f:
+            f.write(head)
+
+
+def build_inputs(data, out, size_mb, py_mb, pos_py_mb):
     sig = os.path.join(data, 'sighan2005')
     srcs = [os.path.join(sig, 'pku_test.utf8'), os.path.join(sig, 'msr_test.utf8')]
     block = b''.join(open(p, 'rb').read() for p in srcs)
@@ -87,16 +119,15 @@ def build_inputs(data, out, size_mb, py_mb):
         os.replace(big + '.tmp', big)
     # python3-jieba's slice: the first py_mb MB of bench.txt, cut at a line end.
     small = os.path.join(out, 'bench-small.txt')
-    head = block * (int(py_mb * 1e6 // len(block)) + 1)
-    head = head[:head.rfind(b'\n', 0, int(py_mb * 1e6)) + 1]
-    if not (os.path.exists(small) and open(small, 'rb').read() == head):
-        with open(small, 'wb') as f:
-            f.write(head)
+    write_head(block, py_mb, small)
+    # jieba.posseg's slice, smaller still: it is about 5 times slower than jieba.cut.
+    possmall = os.path.join(out, 'bench-pos-small.txt')
+    write_head(block, pos_py_mb, possmall)
     one = os.path.join(out, 'oneline.txt')
     first = open(srcs[0], 'rb').readline()
     with open(one, 'wb') as f:
         f.write(first)
-    return {'big': big, 'small': small, 'one': one,
+    return {'big': big, 'small': small, 'possmall': possmall, 'one': one,
             'pku': srcs[0], 'msr': srcs[1],
             'pku_gold': os.path.join(sig, 'pku_test_gold.utf8'),
             'msr_gold': os.path.join(sig, 'msr_test_gold.utf8'),
@@ -104,6 +135,10 @@ def build_inputs(data, out, size_mb, py_mb):
 
 
 def tools(fenci, driver):
+    """The rows: segmentation rows, then the 'pos' group (tagging and entities).  Keys:
+    cmd: the command (a pos row's also runs on pos.raw, unless pos_acc is False);
+    words_cmd: its run on pos.words; small / src: the throughput input; score: SIGHAN
+    segmentation F1 or not; tagmap: jieba tags to map; speed: timed or not."""
     node = ['node', os.path.join(BENCH, 'jieba_node.js')]
     py = ['/usr/bin/python3', '-m', 'jieba', '-q', '-d', ' ']
     t = []
@@ -125,7 +160,52 @@ def tools(fenci, driver):
               'small': True, 'cmd': lambda f: py + [f]})
     t.append({'tool': 'friso', 'mode': 'complex (mmseg)', 'key': 'friso', 'lossy': True,
               'cmd': lambda f: [driver, f], 'raw_cmd': lambda f: [driver, '--raw', f]})
+    tag = [fenci, 'tag', '-j', '1']
+    pos = {'group': 'pos', 'score': False}
+    t.append(dict(pos, tool='fenci', mode='tag, default model (ctb)', key='fenci-tag', fenci=True,
+                  cmd=lambda f: tag + [f], words_cmd=lambda f: tag + ['--words', f]))
+    t.append(dict(pos, tool='fenci', mode='tag -m pku', key='fenci-tag-pku', fenci=True, speed=False,
+                  cmd=lambda f: tag + ['-m', 'pku', f]))
+    t.append(dict(pos, tool='fenci', mode='ner (entities, JSON)', key='fenci-ner', fenci=True,
+                  pos_acc=False, cmd=lambda f: [fenci, 'ner', '-j', '1', f]))
+    t.append(dict(pos, tool='@node-rs/jieba', mode='tag(), no HMM (default)', key='noders-tag',
+                  tagmap=True, cmd=lambda f: node + ['rs-tag', f]))
+    t.append(dict(pos, tool='@node-rs/jieba', mode='tag(), HMM', key='noders-tag-hmm', tagmap=True,
+                  speed=False, cmd=lambda f: node + ['rs-tag-hmm', f]))
+    t.append(dict(pos, tool='jieba (python3-jieba)', mode='posseg, HMM (default)', key='pyjieba-pos',
+                  tagmap=True, src='possmall', cmd=lambda f: py + ['-p', '/', f]))
     return t
+
+
+# --only GROUP: 'pos' also takes @node-rs/jieba's cut(), the yardstick of fenci ner.
+def only_keys(spec, rows):
+    keys = set()
+    for k in filter(None, spec.split(',')):
+        if k == 'pos':
+            keys |= {t['key'] for t in rows if t.get('group') == 'pos'} | {'noders'}
+        elif k == 'seg':
+            keys |= {t['key'] for t in rows if not t.get('group')}
+        else:
+            keys.add(k)
+    unknown = keys - {t['key'] for t in rows}
+    if unknown:
+        sys.exit('bench: --only: unknown key(s) %s; the keys are %s, and the groups seg and pos'
+                 % (', '.join(sorted(unknown)), ', '.join(t['key'] for t in rows)))
+    return keys
+
+
+def score_pos(gold, pred, joint):
+    """(segmentation F1, segmentation+POS F1) with joint, else (POS accuracy, None); or an error."""
+    cmd = [sys.executable, os.path.join(ROOT, 'eval', 'pos', 'score.py')] + (['--joint'] if joint else [])
+    try:
+        r = subprocess.run(cmd + [gold, pred], capture_output=True, text=True, timeout=300)
+    except OSError as e:
+        return None, str(e)
+    m = (re.search(r'segmentation F1 ([0-9.]+), segmentation\+POS F1 ([0-9.]+)', r.stdout) if joint
+         else re.search(r'POS accuracy \(gold words\): ([0-9.]+)%', r.stdout))
+    if r.returncode != 0 or not m:
+        return None, ((r.stderr or r.stdout).strip().splitlines()[-1:] or ['scorer failed'])[0]
+    return (float(m.group(1)), float(m.group(2)) if joint else None), None
 
 
 def score(scorer, gold, output):
@@ -170,9 +250,14 @@ def main():
     ap.add_argument('--out', default=os.path.join(BENCH, 'out'))
     ap.add_argument('--size-mb', type=float, default=50, help='throughput input size (MB, 10^6 bytes)')
     ap.add_argument('--py-mb', type=float, default=5, help='throughput input size for python3-jieba')
+    ap.add_argument('--pos-py-mb', type=float, default=2, help='throughput input size for jieba.posseg')
+    ap.add_argument('--pos-dir', default=os.path.join(ROOT, 'build', 'eval'),
+                    help='where pos.gold, pos.words and pos.raw are (make eval-pos-files)')
     ap.add_argument('--startup-runs', type=int, default=5)
     ap.add_argument('--runs', type=int, default=3, help='throughput runs per tool (the fastest is kept)')
-    ap.add_argument('--only', default='', help='comma-separated keys of the tools to run')
+    ap.add_argument('--only', default='', help='comma-separated keys of the tools to run, or the '
+                    'groups seg (segmentation rows) and pos (tagging and entities, with '
+                    '@node-rs/jieba cut() for comparison)')
     ap.add_argument('--keep', action='store_true', help='keep the throughput outputs')
     ap.add_argument('--command', default='make bench', help='the command line shown in the results')
     a = ap.parse_args()
@@ -183,15 +268,17 @@ def main():
         log('bench: warning: load average %s: other processes compete for the CPUs, '
             'wall times will suffer' % start_load)
     scorer = shlex.split(os.environ['FENCI_EVAL']) if os.environ.get('FENCI_EVAL') else [a.fenci, 'eval']
-    inp = build_inputs(a.data, a.out, a.size_mb, a.py_mb)
     driver = os.path.join(BENCH, 'out', 'friso_driver')  # built by bench/setup.sh
+    all_tools = tools(a.fenci, driver)
+    only = only_keys(a.only, all_tools)
+    inp = build_inputs(a.data, a.out, a.size_mb, a.py_mb, a.pos_py_mb)
     errlog = os.path.join(a.out, 'stderr.log')
     open(errlog, 'w').close()
     # Warm the page cache so every tool reads the input from memory.
-    for k in ('big', 'small', 'pku', 'msr'):
+    for k in ('big', 'small', 'possmall', 'pku', 'msr'):
         count_lines(inp[k])
-    lines = {k: count_lines(inp[k]) for k in ('big', 'small', 'pku', 'msr', 'one')}
-    size = {k: os.path.getsize(inp[k]) for k in ('big', 'small')}
+    lines = {k: count_lines(inp[k]) for k in ('big', 'small', 'possmall', 'pku', 'msr', 'one')}
+    size = {k: os.path.getsize(inp[k]) for k in ('big', 'small', 'possmall')}
 
     fenci_ok = os.access(a.fenci, os.X_OK) and run_timed(
         [a.fenci, 'cut', '-j', '1', '-d', SEP2, inp['one']], err_path=errlog)[0] == 0
@@ -199,16 +286,19 @@ def main():
         log('bench: %s is missing or `fenci cut` fails: fenci rows will read n/a' % a.fenci)
 
     rows = []
-    only = set(filter(None, a.only.split(',')))
-    for t in tools(a.fenci, driver):
+    for t in all_tools:
         if only and t['key'] not in only:
             continue
-        r = dict(t, f1={}, mbps=None, startup=None, rss=0, notes=[], walls=[], cpus=[], starts=[])
+        r = dict(t, f1={}, pos={}, mbps=None, startup=None, rss=0, notes=[], walls=[], cpus=[], starts=[])
         rows.append(r)
         if t.get('fenci') and not fenci_ok:
             r['notes'].append('fenci not built')
             r['dead'] = True
     live = lambda: [r for r in rows if not r.get('dead')]
+    pos_files = {k: os.path.join(a.pos_dir, 'pos.' + k) for k in ('gold', 'words', 'raw')}
+    pos_ok = all(os.path.exists(p) for p in pos_files.values())
+    if not pos_ok and any(r.get('group') == 'pos' for r in rows):
+        log('bench: %s missing (make eval-pos-files DATA=...): no POS accuracy' % pos_files['gold'])
 
     # 1. accuracy, on the unrepeated test files
     for r in live():
@@ -234,11 +324,43 @@ def main():
                 rc, _, _, _ = run_timed(r['raw_cmd'](inp[c]), out_path=o, err_path=errlog)
                 r.setdefault('raw_f1', {})[c] = score(scorer, inp[c + '_gold'], o)[0] if rc == 0 else None
 
+    # 1b. POS accuracy on the held-out People's Daily days
+    for r in live():
+        if r.get('group') != 'pos' or not r.get('pos_acc', True) or not pos_ok:
+            continue
+        log('bench: POS accuracy: %s, %s' % (r['tool'], r['mode']))
+        runs = [('raw', r['cmd'], True)]
+        if r.get('words_cmd'):
+            runs.append(('words', r['words_cmd'], False))
+        for name, cmd, joint in runs:
+            o = os.path.join(a.out, '%s.pos-%s.txt' % (r['key'], name))
+            rc, _, rss, _ = run_timed(cmd(pos_files[name]), out_path=o, err_path=errlog)
+            r['rss'] = max(r['rss'], rss)
+            if rc != 0:
+                r['notes'].append('failed on pos.%s (exit %d)' % (name, rc))
+                continue
+            if r.get('tagmap'):
+                mapped = o[:-len('.txt')] + '.pku.txt'
+                r['mapped'] = pos_tags.map_file(o, mapped)
+                o = mapped
+            if joint:
+                # tags outside the gold's tag set (after the mapping) can never be right
+                gold_tags = pos_tags.tag_counts(pos_files['gold'])
+                r['foreign_tags'] = {t: c for t, c in pos_tags.tag_counts(o).items() if t not in gold_tags}
+            res, err = score_pos(pos_files['gold'], o, joint)
+            if res is None:
+                r['notes'].append('pos.%s not scored: %s' % (name, err))
+            elif joint:
+                r['pos']['seg'], r['pos']['joint'] = res
+            else:
+                r['pos']['acc'] = res[0]
+
     # 2. throughput: rounds in which every tool runs once, so that other load on the
     #    machine falls on all tools alike; the fastest run of each tool is kept.
+    timed = lambda: [r for r in live() if r.get('speed', True)]
     for rnd in range(a.runs):
-        for r in live():
-            src = 'small' if r.get('small') else 'big'
+        for r in timed():
+            src = r.get('src') or ('small' if r.get('small') else 'big')
             o = os.path.join(a.out, '%s.big.txt' % r['key'])
             log('bench: throughput %d/%d: %s, %s' % (rnd + 1, a.runs, r['tool'], r['mode']))
             rc, wall, rss, cpu = run_timed(r['cmd'](inp[src]), out_path=o, err_path=errlog)
@@ -250,6 +372,7 @@ def main():
             r['walls'].append(wall)
             r['cpus'].append(cpu)
             r['bytes'] = size[src]
+            r['src'] = src
             r['mbps'] = size[src] / 1e6 / min(r['walls'])
             if rnd == 0:
                 n = count_lines(o)
@@ -261,7 +384,7 @@ def main():
     # 3. start-up: a one-line input; one warm-up run each, then N interleaved rounds.
     log('bench: start-up times')
     for rnd in range(a.startup_runs + 1):
-        for r in live():
+        for r in timed():
             rc, wall, rss, _ = run_timed(r['cmd'](inp['one']), out_path=os.devnull, err_path=errlog)
             r['rss'] = max(r['rss'], rss)
             if rc != 0:
@@ -272,6 +395,10 @@ def main():
     for r in rows:
         if r['starts']:
             r['startup'] = statistics.median(r['starts']) * 1000
+        if r['pos']:
+            log('bench: %-24s %-24s POS accuracy (gold words) %s, segmentation F1 %s, '
+                'segmentation+POS F1 %s' % (r['tool'], r['mode'], fmt(r['pos'].get('acc'), '.2f'),
+                                            fmt(r['pos'].get('seg'), '.2f'), fmt(r['pos'].get('joint'), '.2f')))
         log('bench: %-24s %-24s F1 %s / %s, %s MB/s (runs %s s wall, %s s CPU), start-up %s ms, '
             'RSS %.0f MiB %s' % (
                 r['tool'], r['mode'], fmt(r['f1'].get('pku'), '.1f'), fmt(r['f1'].get('msr'), '.1f'),
@@ -282,41 +409,36 @@ def main():
     with open(os.path.join(a.out, 'results.json'), 'w') as f:
         json.dump([{k: v for k, v in r.items() if not callable(v)} for r in rows], f, indent=1)
     a.loadavg = (start_load, loadavg())
-    report = render(rows, inp, size, a, versions())
+    chars = {k: count_chars(inp[k]) for k in ('big', 'possmall')}
+    report = render(rows, inp, size, a, versions(), chars, pos_files)
     with open(os.path.join(a.out, 'results.md'), 'w') as f:
         f.write(report)
     sys.stdout.write(report)
     return 0
 
 
-def render(rows, inp, size, a, ver):
-    by = {r['key']: r for r in rows}
+def tool_name(r, ver):
+    name = r['tool']
+    if name in ver:
+        name += ' ' + ver[name]
+    elif name.startswith('jieba'):
+        name += ' ' + ver['python3-jieba']
+    elif name == 'friso':
+        name += ' ' + ver['friso']
+    return name
+
+
+def cpu_rate(r):
+    return r['bytes'] / 1e6 / min(r['cpus']) if r.get('cpus') and min(r['cpus']) > 0 else None
+
+
+def render_seg(seg, by, inp, size, a, ver, marks):
+    """The segmentation rows and their notes."""
     base = by.get('noders')
-    cpu = '?'
-    try:
-        for line in open('/proc/cpuinfo'):
-            if line.startswith('model name'):
-                cpu = line.split(':', 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True,
-                                text=True, cwd=os.path.dirname(BENCH)).stdout.strip()
-    except OSError:
-        commit = '?'
-    load = a.loadavg
-    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     L = []
-    L.append('Measured %s with `%s` (fenci %s) on %d CPUs (nproc), %s; Linux %s, node %s, Python %s; '
-             'load average %s at the start, %s at the end.'
-             % (now, a.command, commit or '?', os.cpu_count() or 0, cpu, os.uname().release,
-                ver['node'], ver['python'], load[0], load[1]))
-    L.append('')
     L.append('| tool | mode | PKU F1 | MSR F1 | MB/s (1 thread) | MB per CPU-s | speed vs @node-rs/jieba no HMM | start-up (ms) | peak RSS (MiB) |')
     L.append('|---|---|--:|--:|--:|--:|--:|--:|--:|')
-    marks = []
-    for r in rows:
+    for r in seg:
         note = ''
         if r.get('small'):
             note = ' ¹'
@@ -326,19 +448,12 @@ def render(rows, inp, size, a, ver):
         if base and base.get('mbps') and r.get('mbps'):
             ratio = r['mbps'] / base['mbps']
         f1 = r['f1']
-        name = r['tool']
-        if name in ver:
-            name += ' ' + ver[name]
-        elif name.startswith('jieba'):
-            name += ' ' + ver['python3-jieba']
-        elif name == 'friso':
-            name += ' ' + ver['friso']
-        cpu_rate = r['bytes'] / 1e6 / min(r['cpus']) if r.get('cpus') and min(r['cpus']) > 0 else None
+        name = tool_name(r, ver)
         L.append('| %s | %s%s | %s | %s | %s | %s | %s | %s | %s |' % (
             name, r['mode'], note,
             fmt(f1.get('pku'), '.1f', '—' if not r.get('score', True) else 'n/a'),
             fmt(f1.get('msr'), '.1f', '—' if not r.get('score', True) else 'n/a'),
-            fmt(r['mbps'], '.2f'), fmt(cpu_rate, '.2f'), fmt(ratio, '.2f', 'n/a') + ('×' if ratio else ''),
+            fmt(r['mbps'], '.2f'), fmt(cpu_rate(r), '.2f'), fmt(ratio, '.2f', 'n/a') + ('×' if ratio else ''),
             fmt(r['startup'], '.0f'), ('%.0f' % (r['rss'] / 1024)) if r['rss'] else 'n/a'))
         for n in r['notes']:
             marks.append('%s (%s): %s' % (r['tool'], r['mode'], n))
@@ -354,18 +469,21 @@ def render(rows, inp, size, a, ver):
                 ' '.join(shlex.split(os.environ['FENCI_EVAL'])) if os.environ.get('FENCI_EVAL')
                 else 'fenci eval GOLD OUTPUT', size['big'] / 1e6, inp['reps'], a.runs, a.startup_runs))
     L.append('')
-    L.append('¹ python3-jieba is slow, so its throughput is measured on the first %.1f MB of the same '
-             'file.  ' % (size['small'] / 1e6))
+    if any(r.get('small') for r in seg):
+        L.append('¹ python3-jieba is slow, so its throughput is measured on the first %.1f MB of the same '
+                 'file.  ' % (size['small'] / 1e6))
     fr_raw = (by.get('friso') or {}).get('raw_f1', {})
-    L.append('² friso (libfriso through bench/friso_driver.c, Debian\'s /etc/friso/friso.ini, complex '
-             'mode, with synonym insertion `add_syn` and the secondary split of Latin tokens `en_sseg` '
-             'switched off) is not lossless: it drops characters it does not know (“ ” — … ○ ·) and '
-             'folds full-width letters and digits to lower-case ASCII. The driver maps its tokens back '
-             'onto the input line and writes the input\'s characters, each dropped character as a '
-             'one-character word, so the F1 shown scores friso\'s word boundaries. Its raw output '
-             '(`--raw`), whose lines no longer match the gold text, scores PKU %s / MSR %s.'
-             % (fmt(fr_raw.get('pku'), '.1f'), fmt(fr_raw.get('msr'), '.1f')))
-    L.append('')
+    if 'friso' in by:
+        L.append('² friso (libfriso through bench/friso_driver.c, Debian\'s /etc/friso/friso.ini, complex '
+                 'mode, with synonym insertion `add_syn` and the secondary split of Latin tokens `en_sseg` '
+                 'switched off) is not lossless: it drops characters it does not know (“ ” — … ○ ·) and '
+                 'folds full-width letters and digits to lower-case ASCII. The driver maps its tokens back '
+                 'onto the input line and writes the input\'s characters, each dropped character as a '
+                 'one-character word, so the F1 shown scores friso\'s word boundaries. Its raw output '
+                 '(`--raw`), whose lines no longer match the gold text, scores PKU %s / MSR %s.'
+                 % (fmt(fr_raw.get('pku'), '.1f'), fmt(fr_raw.get('msr'), '.1f')))
+    if L[-1]:
+        L.append('')
     fr = [('fenci-fast-j1', 'noders', 'fenci --fast vs @node-rs/jieba (no HMM)'),
           ('fenci-j1', 'noders-hmm', 'fenci (default) vs @node-rs/jieba (HMM)')]
     ratios = []
@@ -387,20 +505,147 @@ def render(rows, inp, size, a, ver):
         L.append('Ratios (fenci / peer):')
         L.extend(ratios)
         L.append('')
+    return L
+
+
+def render(rows, inp, size, a, ver, chars, pos_files):
+    by = {r['key']: r for r in rows}
+    seg = [r for r in rows if not r.get('group')]
+    pos = [r for r in rows if r.get('group') == 'pos']
+    cpu = '?'
+    try:
+        for line in open('/proc/cpuinfo'):
+            if line.startswith('model name'):
+                cpu = line.split(':', 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True,
+                                text=True, cwd=os.path.dirname(BENCH)).stdout.strip()
+    except OSError:
+        commit = '?'
+    load = a.loadavg
+    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    L = []
+    L.append('Measured %s with `%s` (fenci %s) on %d CPUs (nproc), %s; Linux %s, node %s, Python %s; '
+             'load average %s at the start, %s at the end.'
+             % (now, a.command + (" BENCH_FLAGS='--only %s'" % a.only if a.only else ''), commit or '?',
+                os.cpu_count() or 0, cpu, os.uname().release, ver['node'], ver['python'], load[0], load[1]))
+    L.append('')
+    marks = []
+    if seg:
+        L.extend(render_seg(seg, by, inp, size, a, ver, marks))
+    if pos:
+        L.extend(render_pos(pos, by, inp, size, a, ver, chars, pos_files, marks))
     if marks:
         L.append('Notes from this run:')
         L.extend('- ' + m for m in marks)
         L.append('')
     L.append('<details><summary>Commands (FILE is the input; output goes to a file)</summary>')
     L.append('')
+    show = lambda cmd: ' '.join(shlex.quote(os.path.relpath(c) if os.path.isabs(c) and c.startswith(BENCH)
+                                            else c) for c in cmd)
     for r in rows:
-        cmd = r['cmd']('FILE')
-        cmd = [os.path.relpath(c) if os.path.isabs(c) and c.startswith(BENCH) else c for c in cmd]
-        L.append('- %s, %s: `%s`' % (r['tool'], r['mode'], ' '.join(shlex.quote(c) for c in cmd)))
+        L.append('- %s, %s: `%s`' % (r['tool'], r['mode'], show(r['cmd']('FILE'))))
+        if r.get('words_cmd'):
+            L.append('- %s, %s, gold words: `%s`' % (r['tool'], r['mode'], show(r['words_cmd']('FILE'))))
     L.append('')
     L.append('</details>')
     L.append('')
     return '\n'.join(L)
+
+
+def render_pos(pos, by, inp, size, a, ver, chars, pos_files, marks):
+    """The tagging and entity rows: POS accuracy, throughput, and issue 9's speed ratios."""
+    L = ['| tool | mode | POS accuracy, gold words (%) | segmentation F1 | segmentation+POS F1 '
+         '| MB/s (1 thread) | M characters/s | MB per CPU-s | start-up (ms) | peak RSS (MiB) |',
+         '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|']
+    mchars = lambda r: (chars[r['src']] / 1e6 / min(r['walls'])) if r.get('walls') else None
+    for r in pos:
+        note = ''
+        if r.get('tagmap'):
+            note += ' ³'
+        if r.get('src') == 'possmall':
+            note += ' ⁴'
+        if r['key'] == 'fenci-tag-pku':
+            note += ' ⁵'
+        p = r['pos']
+        acc_na = 'n/a' if r.get('words_cmd') else '—'
+        pos_na = 'n/a' if r.get('pos_acc', True) else '—'
+        speed_na = 'n/a' if r.get('speed', True) else '—'
+        L.append('| %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            tool_name(r, ver), r['mode'], note, fmt(p.get('acc'), '.2f', acc_na),
+            fmt(p.get('seg'), '.2f', pos_na), fmt(p.get('joint'), '.2f', pos_na),
+            fmt(r['mbps'], '.2f', speed_na), fmt(mchars(r), '.2f', speed_na),
+            fmt(cpu_rate(r), '.2f', speed_na), fmt(r['startup'], '.0f', speed_na),
+            ('%.0f' % (r['rss'] / 1024)) if r['rss'] else 'n/a'))
+        for n in r['notes']:
+            marks.append('%s (%s): %s' % (r['tool'], r['mode'], n))
+        if r.get('foreign_tags'):
+            marks.append('%s (%s): tags the gold never uses (never right): %s' % (
+                r['tool'], r['mode'], ', '.join('%s %d' % kv for kv in
+                                                sorted(r['foreign_tags'].items(), key=lambda kv: -kv[1]))))
+    L.append('')
+    gold_lines = count_lines(pos_files['gold']) if os.path.exists(pos_files['gold']) else 0
+    gold_words = sum(pos_tags.tag_counts(pos_files['gold']).values()) if gold_lines else 0
+    L.append('POS: the held-out People\'s Daily 1998-01 articles of 1998-01-28..31 (%d lines, %d gold '
+             'words, PKU tag set; `%s` from `make eval-pos-files`), scored by eval/pos/score.py. '
+             'POS accuracy with the gold words: `fenci tag --words` on pos.words (the peers have no '
+             'call that tags given words in context: n/a). Segmentation F1 and segmentation+POS F1 '
+             '(`score.py --joint`: a word counts when its span and its tag are both right) of the '
+             'tagger cutting the raw text pos.raw itself. The PKU standard cuts person names into '
+             'surname and given name (江/nr 泽民/nr) and more words finer than CTB or jieba do, which '
+             'costs every row but `-m pku` segmentation (and so joint) F1. Throughput: wall time of the '
+             'whole process, one thread, on the same %.1f MB (%.1f M characters) file as the '
+             'segmentation rows, best of %d run(s); M characters/s: UTF-8 characters of the input per '
+             'second; `fenci ner` writes one JSON object per input line. —: not measured for this row.'
+             % (gold_lines, gold_words, os.path.relpath(pos_files['gold']), size['big'] / 1e6,
+                chars['big'] / 1e6, a.runs))
+    L.append('')
+    mapped = {}
+    for r in pos:
+        for k, c in (r.get('mapped') or {}).items():
+            mapped[k] = mapped.get(k, 0) + c
+    if any(r.get('tagmap') for r in pos):
+        L.append('³ jieba\'s tags mapped onto PKU\'s where the mapping is obvious (bench/pos_tags.py): '
+                 'uj ul uz ug uv ud → u; nrt nrfg → nr; eng → nx; x → w for punctuation, → m for '
+                 '(full-width) digits, → nx for (full-width) Latin letters (x stays x otherwise); '
+                 'rr rz → r; vi vq → v; df → d; mq → m; the lower-case morpheme tags ag bg dg mg ng rg '
+                 'tg vg yg → Ag Bg Dg Mg Ng Rg Tg Vg Yg. Everything else is left as it is (jieba\'s '
+                 'zg has no PKU counterpart). Tags changed in this run, all mapped rows together: %s.'
+                 % (', '.join('%s %d' % kv for kv in sorted(mapped.items(), key=lambda kv: -kv[1])) or 'none'))
+        L.append('')
+    if any(r.get('src') == 'possmall' for r in pos):
+        L.append('⁴ jieba.posseg is slow, so its throughput is measured on the first %.1f MB (%.2f M '
+                 'characters) of the same file (its start-up, about 1 s, is included).'
+                 % (size['possmall'] / 1e6, chars['possmall'] / 1e6))
+        L.append('')
+    if 'fenci-tag-pku' in by:
+        L.append('⁵ The segmentation half of `-m pku` had its iteration count chosen on these days (its '
+                 'dev set), so its segmentation is not strictly held out here; the POS tagger\'s dev days '
+                 'are 1998-01-25..27.')
+        L.append('')
+    checks = [('fenci-tag', 'noders-tag', '`fenci tag` vs @node-rs/jieba `tag()` (no HMM)', 2.0),
+              ('fenci-ner', 'noders', '`fenci ner` vs @node-rs/jieba `cut()` (no HMM)', 0.5),
+              ('fenci-tag', 'pyjieba-pos', '`fenci tag` vs jieba.posseg', None)]
+    out = []
+    for fk, pk, label, need in checks:
+        f, p = by.get(fk), by.get(pk)
+        if not f or not p or not f.get('mbps') or not p.get('mbps'):
+            continue
+        rf, rp = mchars(f), mchars(p)
+        ratio = rf / rp  # per character: the inputs of the two may differ (posseg's slice)
+        line = '- %s: %.2f vs %.2f MB/s, %.2f vs %.2f M characters/s: %.3f×' % (
+            label, f['mbps'], p['mbps'], rf, rp, ratio)
+        if need:
+            line += ' (issue 9 acceptance ≥ %g×: %s)' % (need, 'met' if ratio >= need else 'NOT met')
+        out.append(line)
+    if out:
+        L.append('Throughput ratios, same run (fenci / peer):')
+        L.extend(out)
+        L.append('')
+    return L
 
 
 if __name__ == '__main__':
