@@ -23,7 +23,7 @@ typedef struct ner_out {
 } ner_out;
 
 static void no_put(ner_out *o, const void *s, size_t n) {
-  if (o->fail) return;
+  if (o->fail || n == 0) return;
   if (o->n + n > o->cap) {
     size_t nc = o->cap ? o->cap : 4096;
     char *p;
