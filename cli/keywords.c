@@ -289,7 +289,8 @@ int fc_cmd_keywords(int argc, char **argv) {
     }
     cfg.o.dict = d;
   }
-  if (fenci_tagger_new(&t, m, 0) != FENCI_OK) {
+  /* --pos filters on the tags in context where the model has a tagger */
+  if (fenci_tagger_new(&t, m, fenci_model_has_pos(m) ? FENCI_OPT_POS : 0) != FENCI_OK) {
     fprintf(stderr, "fenci keywords: cannot create a tagger\n");
     status = 1;
     goto done;

@@ -4,12 +4,16 @@
 #                 the repository's models/ (see python/README.md).
 # Needs the Python headers and setuptools: apt-get install python3-dev python3-setuptools.
 # tests/python/run.sh builds it and runs python/tests with pytest.
+#   make bench-python  python/bench.py and python/bench_dask.py on make bench's
+#                 50 MB text (also run by make bench); BENCH_PY_FLAGS are passed
+#                 to bench.py (e.g. --jieba-bytes 5000000)
 
 _python_saved_goal := $(.DEFAULT_GOAL)
 PYTHON ?= /usr/bin/python3
 PY_PKG_SRC = $(wildcard python/fenci/*.py)
 
-.PHONY: python
+.PHONY: python bench-python
+BENCH_PY_FLAGS ?= --jieba-bytes 5000000
 
 python: $(BUILD)/python/.stamp
 
@@ -20,5 +24,11 @@ $(BUILD)/python/.stamp: python/setup.py $(wildcard python/src/*.c python/src/*.m
 	  --build-lib $(abspath $(BUILD))/python --build-temp $(abspath $(BUILD))/python-tmp -j 2
 	cp $(PY_PKG_SRC) $(BUILD)/python/fenci/
 	@touch $@
+
+bench-python: python
+	PYTHONPATH=$(BUILD)/python $(PYTHON) python/bench.py --data $(DATA) $(BENCH_PY_FLAGS)
+	PYTHONPATH=$(BUILD)/python $(PYTHON) python/bench_dask.py --data $(DATA)
+
+bench: bench-python
 
 .DEFAULT_GOAL := $(_python_saved_goal)

@@ -1,7 +1,8 @@
 /* seg.c - taggers and the public segmentation calls.
  *
  * Text is processed in chunks of at most FC_CHUNK bytes, cut preferably at
- * a line end, then at whitespace or sentence punctuation, so memory stays
+ * a line end, then at whitespace or sentence punctuation (never inside a
+ * whitespace run, which is one token), so memory stays
  * bounded whatever the line length and no chunk boundary falls inside a
  * UTF-8 sequence.  Each chunk is scanned into units and lexicon edges, then
  * segmented by the trained model (when the model has one and FENCI_OPT_FAST
@@ -89,19 +90,46 @@ fenci_rc fenci_tagger_set_dict(fenci_tagger *t, fenci_dict *d) {
 
 const char *fenci_tagger_errmsg(const fenci_tagger *t) { return t ? t->errmsg : ""; }
 
+/* The length of the whitespace character at s (n > 0 bytes), or 0. */
+static size_t fc_space_len(const uint8_t *s, size_t n) {
+  uint32_t cp;
+  size_t l = fc_utf8_decode(s, n, &cp);
+  return fc_char_class(cp) == FC_C_SPACE ? l : 0;
+}
+
 /* Where to end the chunk that starts at text[0].  *hard is set when the
  * end is the end of the text or a natural break (line end, whitespace,
  * sentence punctuation), where segmentation cannot depend on what follows. */
 static size_t fc_chunk_end(const uint8_t *text, size_t n, int *hard) {
-  size_t lim = n < FC_CHUNK ? n : FC_CHUNK, i, lo;
+  size_t lim = n < FC_CHUNK ? n : FC_CHUNK, i, lo, l, nl = 0, ws = 0;
   *hard = 1;
   if (lim == n) return n;
   lo = lim > FC_CHUNK_LOOKBACK ? lim - FC_CHUNK_LOOKBACK : 0;
-  for (i = lim; i > lo; i--)
-    if (text[i - 1] == '\n') return i;
+  /* The end of the last whitespace run that ends in the window, preferably
+   * one that holds a line end: a run is one token, so the cut never falls
+   * inside one (the chunks' words must not depend on where they are cut).
+   * One pass; a run is followed no further than lim (text[lim] exists). */
+  for (i = lo; i < lim;) {
+    int has_nl = 0;
+    uint32_t cp;
+    l = fc_utf8_decode(text + i, n - i, &cp);
+    if (fc_char_class(cp) != FC_C_SPACE) {
+      i += l; /* lo may fall inside a sequence: its bytes are skipped one by one */
+      continue;
+    }
+    do {
+      has_nl |= text[i] == '\n';
+      i += l;
+    } while (i < lim && (l = fc_space_len(text + i, n - i)) > 0);
+    if (i < lim || (i == lim && fc_space_len(text + lim, n - lim) == 0)) {
+      ws = i;
+      if (has_nl) nl = i;
+    }
+  }
+  if (nl) return nl;
+  if (ws) return ws;
   for (i = lim; i > lo; i--) {
     uint8_t c = text[i - 1];
-    if (c == ' ' || c == '\t' || c == '\r') return i;
     /* 。！？，；： end in 0x80 0x82 / 0xBC 0x81 ... : check whole sequences */
     if (i >= 3 && text[i - 3] == 0xE3 && text[i - 2] == 0x80 && (c == 0x82 || c == 0x81)) return i;
     if (i >= 3 && text[i - 3] == 0xEF && text[i - 2] == 0xBC && (c == 0x81 || c == 0x9F || c == 0x8C || c == 0x9B))

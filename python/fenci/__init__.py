@@ -22,6 +22,7 @@ import re
 import threading
 import warnings
 from collections import namedtuple
+from itertools import chain
 
 from . import _fenci
 
@@ -96,6 +97,11 @@ def _open_model(path=None, lexicon_file=None):
 
 
 Token = namedtuple("Token", "word start end byte_start byte_end kind tag flags")
+# An entity: type PER LOC ORG TIME NUMBER PERCENT MONEY QUANTITY; start/end
+# in characters, byte_start/byte_end in the UTF-8 text; value a float, an
+# ISO 8601 str (TIME) or None; unit a str or None; flags ENTF_* bits.
+Entity = namedtuple("Entity", "type text start end byte_start byte_end value unit flags")
+ENTF_RELATIVE, ENTF_APPROX, ENTF_ORDINAL, ENTF_DURATION = 1, 2, 4, 8
 Token.__doc__ = """A token: word, character offsets [start, end), byte offsets into the
 UTF-8 text [byte_start, byte_end), kind ('word', 'latin', 'number', 'url',
 'email', 'punct', 'space', 'invalid', 'other'), the lexicon tag ('' when
@@ -133,6 +139,7 @@ class Tokenizer:
         self._deleted = {}   # word -> list of pieces it is cut into, or None (characters)
         self._dirty = True
         self._has_weights = False
+        self._fast = None    # (segmenter, opts HMM=False, opts HMM=True) while no word is deleted or pending
         self.initialized = False
 
     def __repr__(self):
@@ -153,6 +160,7 @@ class Tokenizer:
         with self._lock:
             if dictionary:
                 self.dictionary = dictionary
+                self._fast = None
                 self.initialized = False
             if self.initialized:
                 return
@@ -167,9 +175,11 @@ class Tokenizer:
             self._load_words(seg)  # published with its user words, never without
             self._model = m
             self._has_weights = m.has_weights()
+            self._has_pos = m.has_pos()
             self._seg = seg
             self._dirty = False
             self.initialized = True
+            self._set_fast()
 
     def _load_words(self, seg):
         """Gives seg a new snapshot of the user words (the lock held)."""
@@ -187,7 +197,14 @@ class Tokenizer:
             if not os.path.isfile(path):
                 raise Exception("jieba: file does not exist: " + path)
             self.dictionary = path
+            self._fast = None
             self.initialized = False
+
+    def _set_fast(self):
+        """Enables lcut's short path (the lock held): one C call for a str
+        when the snapshot is current and no word is deleted."""
+        self._fast = None if self._deleted else (self._seg, self._opts(_fenci.MODE_DEFAULT, False),
+                                                 self._opts(_fenci.MODE_DEFAULT, True))
 
     def _segmenter(self):
         if not self.initialized:
@@ -197,6 +214,7 @@ class Tokenizer:
                 if self._dirty:
                     self._load_words(self._seg)
                     self._dirty = False
+                    self._set_fast()
         return self._seg
 
     # ------------------------------------------------------------ user words
@@ -219,6 +237,7 @@ class Tokenizer:
         with self._lock:
             self._words[word] = (0.0 if freq is None else float(freq), tag)
             self._deleted.pop(word, None)
+            self._fast = None
             self._dirty = True
 
     def del_word(self, word, _pieces=None):
@@ -228,6 +247,7 @@ class Tokenizer:
         with self._lock:
             self._words.pop(word, None)
             self._deleted[word] = list(_pieces) if _pieces else None
+            self._fast = None
             self._dirty = True
 
     def load_userdict(self, f):
@@ -319,9 +339,12 @@ class Tokenizer:
             opts |= _fenci.OPT_FAST  # jieba's cut_all: every dictionary word
         return opts
 
-    def _detail(self, text, mode, HMM):
+    def _detail(self, text, mode, HMM, pos=False):
         seg = self._segmenter()
-        toks = seg.cut(text, self._opts(mode, HMM), True)
+        opts = self._opts(mode, HMM)
+        if pos and self._has_pos:
+            opts |= _fenci.OPT_POS  # tags in context on the main tokens
+        toks = seg.cut(text, opts, True)
         if self._deleted:
             toks = self._split_deleted(toks)
         return toks
@@ -347,6 +370,10 @@ class Tokenizer:
 
     def _words_of(self, sentence, mode, HMM):
         text = _text(sentence)
+        if _parallel > 1 and len(text) >= _PARALLEL_MIN and "\n" in text:
+            pieces = _line_pieces(text, _parallel)
+            if len(pieces) > 1:
+                return self._batch(pieces, mode, HMM, _parallel, flat=True)
         if self._deleted:
             return [t[0] for t in self._detail(text, mode, HMM)]
         return self._segmenter().cut(text, self._opts(mode, HMM))
@@ -358,11 +385,11 @@ class Tokenizer:
 
     def lcut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
         """cut() as a list."""
-        mode = _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT
-        if _parallel > 1 and isinstance(sentence, str) and "\n" in sentence and not self._deleted:
-            lines = sentence.splitlines(True)
-            return [w for ws in self._segmenter().cut_batch(lines, self._opts(mode, HMM), _parallel) for w in ws]
-        return self._words_of(sentence, mode, HMM)
+        fast = self._fast
+        if fast is not None and type(sentence) is str and not cut_all and (_parallel == 1 or
+                                                                            len(sentence) < _PARALLEL_MIN):
+            return fast[0].cut(sentence, fast[2] if HMM else fast[1])  # the common call, kept short
+        return self._words_of(sentence, _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT, HMM)
 
     def cut_for_search(self, sentence, HMM=True):
         """A generator: the words, each preceded by the lexicon words inside it."""
@@ -391,6 +418,18 @@ class Tokenizer:
             raise ValueError("fenci: mode must be 'default', 'search' or 'all', not %r" % (mode,))
         return [Token(*t) for t in self._detail(_text(sentence), modes[mode], HMM)]
 
+    def tag(self, sentence, HMM=True):
+        """A list of Token with the part-of-speech tag of each word in its
+        context (PKU tag set: n v a nr ns ... w punctuation, m numbers, nx
+        Latin words, URLs and e-mail; '' for whitespace)."""
+        return [Token(*t) for t in self._detail(_text(sentence), _fenci.MODE_DEFAULT, HMM, pos=True)]
+
+    def entities(self, sentence):
+        """A list of Entity: persons, places, organisations (from the model's
+        recogniser), times and quantities with normalised values."""
+        self.check_initialized()
+        return [Entity(*e) for e in self._segmenter().entities(_text(sentence))]
+
     def cut_batch(self, sentences, threads=None, cut_all=False, HMM=True, mode=None):
         """[lcut(s) for s in sentences], segmented by `threads` threads at once
         (default: the number of CPUs) with the GIL released.  mode 'search' as
@@ -408,15 +447,27 @@ class Tokenizer:
             raise ValueError("fenci: mode must be 'default', 'search' or 'all', not %r" % (mode,))
         if threads is None:
             threads = os.cpu_count() or 1
+        return self._batch(texts, m, HMM, int(threads))
+
+    def _batch(self, texts, mode, HMM, threads, flat=False):
+        """The words of each of texts (str), segmented on `threads` threads;
+        with flat, all of them in one list."""
         seg = self._segmenter()
-        if self._deleted:
-            return [[t[0] for t in self._detail(s, m, HMM)] for s in texts]
-        return seg.cut_batch(texts, self._opts(m, HMM), int(threads))
+        dele = self._deleted
+        if dele and mode != _fenci.MODE_DEFAULT:
+            # search and all modes drop a deleted inner word, which needs the
+            # token flags: one text at a time
+            out = [[t[0] for t in self._detail(s, mode, HMM)] for s in texts]
+        else:
+            out = seg.cut_batch(texts, self._opts(mode, HMM), threads)
+            if dele:  # as _split_deleted: a token equal to a deleted word is cut into its pieces
+                out = [[p for w in ws for p in ((dele[w] or w) if w in dele else (w,))] for ws in out]
+        return list(chain.from_iterable(out)) if flat else out
 
     def _pos(self, sentence, HMM=True):
         from .posseg import pair, flag_of
         out = []
-        for t in self._detail(_text(sentence), _fenci.MODE_DEFAULT, HMM):
+        for t in self._detail(_text(sentence), _fenci.MODE_DEFAULT, HMM, pos=True):
             # a user word keeps the tag it was given, known to the model or not
             u = self._words.get(t[0]) if t[7] & 4 else None
             out.append(pair(t[0], u[1] if u and u[1] else flag_of(t)))
@@ -444,16 +495,47 @@ class _FreqView:
 
 dt = Tokenizer()
 _parallel = 1
+_PARALLEL_MIN = 4096  # characters: a shorter text is cut on the calling thread (no thread start-up)
+# fenci's whitespace (chars.c, fc_is_space): a run of it is one token.
+_SPACE_RUN = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*")
+
+
+def _line_pieces(text, threads):
+    """text in pieces for `threads` threads, each cut at the end of a
+    whitespace run that holds a line end: the library segments the text on
+    either side of whitespace independently (its own chunks end at line
+    ends), and no run is split, so the pieces' words are the text's words.
+    Pieces of whole lines, about len/(8*threads) characters (4 Ki .. 1 Mi):
+    several per thread to even out the work, few enough to cost nothing."""
+    size = min(1 << 20, max(1 << 12, len(text) // (8 * threads)))
+    pieces, start, n = [], 0, len(text)
+    while n - start > size:
+        i = text.find("\n", start + size - 1)
+        if i == -1:
+            break
+        j = _SPACE_RUN.match(text, i + 1).end()
+        if j >= n:
+            break
+        pieces.append(text[start:j])
+        start = j
+    pieces.append(text[start:])
+    return pieces
 
 
 def enable_parallel(processnum=None):
-    """jieba.enable_parallel: lcut() of a text of several lines cuts its lines
-    with `processnum` threads (default: the CPUs)."""
+    """jieba.enable_parallel, on threads instead of processes: cut, lcut,
+    cut_for_search and lcut_for_search of a text of several lines (of at
+    least 4096 characters) segment its lines on `processnum` threads
+    (default: the CPUs) over the shared model, the GIL released; the words
+    are the same as without it.  Applies to every Tokenizer."""
     global _parallel
+    if processnum is not None and int(processnum) < 1:
+        raise ValueError("fenci: enable_parallel() needs a positive number of threads")
     _parallel = int(processnum or os.cpu_count() or 1)
 
 
 def disable_parallel():
+    """Back to cutting every text on the calling thread."""
     global _parallel
     _parallel = 1
 
@@ -471,6 +553,8 @@ suggest_freq = dt.suggest_freq
 tokenize = dt.tokenize
 tokens = dt.tokens
 cut_batch = dt.cut_batch
+tag = dt.tag
+entities = dt.entities
 
 
 def initialize(dictionary=None):

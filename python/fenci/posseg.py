@@ -1,7 +1,9 @@
-"""fenci.posseg: jieba.posseg's API.  Tags come from the model's lexicon
-(jieba's tags); tokens of kind number, latin/url/email and punctuation or
-space get 'm', 'eng' and 'x' as jieba gives them; a word without a lexicon
-tag gets 'x'."""
+"""fenci.posseg: jieba.posseg's API.  Words get their part-of-speech tag
+in context from the model's tagger (the PKU tag set of People's Daily
+1998: n v a nr ns nt ... ; jieba's own names differ for a few, e.g. u for
+jieba's uj/ul); a model without a tagger gives the lexicon's (jieba's)
+tags.  As jieba does, tokens of kind number, latin/url/email and
+punctuation or space get 'm', 'eng' and 'x'; a word without a tag 'x'."""
 import fenci as _f
 
 _KIND_FLAG = {"number": "m", "latin": "eng", "url": "eng", "email": "eng", "punct": "x", "space": "x",

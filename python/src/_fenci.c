@@ -107,8 +107,19 @@ static PyObject *Model_meta(ModelObject *self, PyObject *unused) {
   return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "replace");
 }
 
+static PyObject *Model_has_pos(ModelObject *self, PyObject *unused) {
+  (void)unused;
+  return PyBool_FromLong(fenci_model_has_pos(self->m));
+}
+static PyObject *Model_has_ner(ModelObject *self, PyObject *unused) {
+  (void)unused;
+  return PyBool_FromLong(fenci_model_has_ner(self->m));
+}
+
 static PyMethodDef Model_methods[] = {
     {"has_weights", (PyCFunction)Model_has_weights, METH_NOARGS, "True if the model has a trained segmenter."},
+    {"has_pos", (PyCFunction)Model_has_pos, METH_NOARGS, "True if the model has a part-of-speech tagger."},
+    {"has_ner", (PyCFunction)Model_has_ner, METH_NOARGS, "True if the model has a name recogniser."},
     {"lexicon_size", (PyCFunction)Model_lexicon_size, METH_NOARGS, "Number of lexicon words."},
     {"meta", (PyCFunction)Model_meta, METH_NOARGS, "The model's metadata text."},
     {NULL, NULL, 0, NULL}};
@@ -410,11 +421,190 @@ static PyObject *token_str(const char *s, size_t n) {
   return Py_NewRef(o);
 }
 
+/* lcut's list, prepared without the GIL.  With the GIL held a thread
+ * only makes the str objects, while another thread's segmentation waits
+ * for it (its next call needs the GIL): the less it does there, the better
+ * two threads cutting line by line scale.  So each token's characters are
+ * decoded while the GIL is released, into code points with the token's
+ * length and largest character; with the GIL, a one-character token is a
+ * char_cache hit and any other is PyUnicode_New plus stores, instead of
+ * the UTF-8 decoder.  Only for the UTF-8 of a str (valid) in the default
+ * mode (the tokens do not overlap, so len code points are enough). */
+typedef struct prepared {
+  uint32_t *cp; /* the tokens' code points, one after another */
+  uint32_t *tk; /* per token: length in characters, largest character */
+} prepared;
+
+/* Fills p for tv's tokens of text; 0 on success, -1 (nothing to free) when
+ * out of memory or the text is not what was promised.  No GIL needed. */
+static int prepare_words(prepared *p, const char *text, size_t len, const tokvec *tv) {
+  const unsigned char *u = (const unsigned char *)text;
+  size_t k, o = 0;
+  p->cp = PyMem_RawMalloc((len ? len : 1) * sizeof *p->cp);
+  p->tk = PyMem_RawMalloc((tv->n ? tv->n : 1) * 2 * sizeof *p->tk);
+  if (!p->cp || !p->tk) goto fail;
+  for (k = 0; k < tv->n; k++) {
+    size_t i = tv->v[k].start, e = tv->v[k].end, n0 = o;
+    uint32_t mx = 0, c;
+    if (e > len || e - i > len - o) goto fail;
+    while (i < e) {
+      unsigned b = u[i];
+      if (b < 0x80) {
+        c = b;
+        i += 1;
+      } else if (b < 0xE0 && i + 1 < e) {
+        c = (b & 0x1Fu) << 6 | (u[i + 1] & 0x3Fu);
+        i += 2;
+      } else if (b < 0xF0 && i + 2 < e) {
+        c = (b & 0x0Fu) << 12 | (u[i + 1] & 0x3Fu) << 6 | (u[i + 2] & 0x3Fu);
+        i += 3;
+      } else if (i + 3 < e) {
+        c = (b & 0x07u) << 18 | (u[i + 1] & 0x3Fu) << 12 | (u[i + 2] & 0x3Fu) << 6 | (u[i + 3] & 0x3Fu);
+        i += 4;
+      } else {
+        goto fail; /* a sequence cut by the token's end: not a str's UTF-8 */
+      }
+      if (c > mx) mx = c;
+      p->cp[o++] = c;
+    }
+    p->tk[2 * k] = (uint32_t)(o - n0);
+    p->tk[2 * k + 1] = mx;
+  }
+  return 0;
+fail:
+  PyMem_RawFree(p->cp);
+  PyMem_RawFree(p->tk);
+  p->cp = p->tk = NULL;
+  return -1;
+}
+
+/* The list of words from p (GIL held); frees p. */
+static PyObject *prepared_list(prepared *p, size_t n) {
+  PyObject *out = PyList_New((Py_ssize_t)n);
+  const uint32_t *cp = p->cp;
+  size_t k;
+  for (k = 0; out && k < n; k++) {
+    uint32_t len = p->tk[2 * k], mx = p->tk[2 * k + 1], i;
+    PyObject *o;
+    if (len == 1 && mx < 0x10000) {
+      o = char_cache[mx];
+      if (!o) {
+        o = PyUnicode_FromOrdinal((int)mx);
+        if (o) char_cache[mx] = o; /* the cache's reference, kept for the process */
+      }
+      Py_XINCREF(o);
+    } else {
+      o = PyUnicode_New((Py_ssize_t)len, (Py_UCS4)mx);
+      if (o) {
+        int kind = PyUnicode_KIND(o);
+        void *data = PyUnicode_DATA(o);
+        for (i = 0; i < len; i++) PyUnicode_WRITE(kind, data, i, cp[i]);
+      }
+    }
+    cp += len;
+    if (!o) {
+      Py_CLEAR(out);
+      break;
+    }
+    PyList_SET_ITEM(out, (Py_ssize_t)k, o);
+  }
+  PyMem_RawFree(p->cp);
+  PyMem_RawFree(p->tk);
+  return out;
+}
+
 static const char *KIND_NAMES[] = {"word", "latin", "number", "url", "email", "punct", "space", "invalid", "other"};
 
 /* cut(text, opts, detail=False): the tokens of text (str or UTF-8 bytes):
  * a list of str, or with detail a list of tuples
  * (word, char_start, char_end, byte_start, byte_end, kind, tag, flags). */
+/* entities(text): [(type, text, cs, ce, bs, be, value, unit, flags)],
+ * value a float, an ISO string (TIME) or None; unit a str or None. */
+typedef struct entvec {
+  fenci_entity *v;
+  char (*iso)[40];
+  size_t n, cap;
+  int nomem;
+} entvec;
+
+static int ent_collect(void *ctx, const fenci_entity *e) {
+  entvec *x = ctx;
+  if (x->n == x->cap) {
+    size_t nc = x->cap ? x->cap * 2 : 64;
+    fenci_entity *v = PyMem_RawRealloc(x->v, nc * sizeof *v);
+    char (*iso)[40] = v ? PyMem_RawRealloc(x->iso, nc * sizeof *iso) : NULL;
+    if (v) x->v = v;
+    if (!iso) {
+      x->nomem = 1;
+      return 1;
+    }
+    x->iso = iso;
+    x->cap = nc;
+  }
+  x->v[x->n] = *e;
+  snprintf(x->iso[x->n], sizeof x->iso[0], "%s", e->value_text ? e->value_text : "");
+  x->n++;
+  return 0;
+}
+
+static PyObject *Seg_entities(SegObject *self, PyObject *args) {
+  PyObject *textobj, *out = NULL;
+  const char *text;
+  Py_ssize_t len;
+  pooled p;
+  entvec x = {NULL, NULL, 0, 0, 0};
+  fenci_rc rc;
+  size_t i;
+  if (!PyArg_ParseTuple(args, "O", &textobj)) return NULL;
+  if (PyUnicode_Check(textobj)) {
+    text = PyUnicode_AsUTF8AndSize(textobj, &len);
+    if (!text) return NULL;
+  } else if (PyBytes_Check(textobj)) {
+    text = PyBytes_AS_STRING(textobj);
+    len = PyBytes_GET_SIZE(textobj);
+  } else {
+    return PyErr_Format(PyExc_TypeError, "fenci: text must be str or bytes, not %.100s", Py_TYPE(textobj)->tp_name);
+  }
+  if (pool_get(self, FENCI_MODE_DEFAULT, &p) < 0) return NULL;
+  Py_INCREF(textobj);
+  Py_BEGIN_ALLOW_THREADS
+  rc = fenci_entities(p.t, text, (size_t)len, ent_collect, &x);
+  Py_END_ALLOW_THREADS
+  pool_put(self, &p);
+  if (rc != FENCI_OK) {
+    PyErr_Format(x.nomem || rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_RuntimeError, "fenci_entities: %s",
+                 fenci_rc_str(x.nomem ? FENCI_NOMEM : rc));
+    goto done;
+  }
+  out = PyList_New((Py_ssize_t)x.n);
+  for (i = 0; out && i < x.n; i++) {
+    const fenci_entity *e = &x.v[i];
+    PyObject *val, *unit, *item;
+    if (!e->has_value) val = Py_NewRef(Py_None);
+    else if (e->type == FENCI_ENT_TIME) val = PyUnicode_FromString(x.iso[i]);
+    else val = PyFloat_FromDouble(e->value);
+    unit = e->unit_end > e->unit_start ? token_str(text + e->unit_start, e->unit_end - e->unit_start)
+                                       : Py_NewRef(Py_None);
+    item = val && unit ? Py_BuildValue("(sNnnnnNNI)", fenci_entity_type_name(e->type),
+                                       token_str(text + e->start, e->end - e->start), (Py_ssize_t)e->cstart,
+                                       (Py_ssize_t)e->cend, (Py_ssize_t)e->start, (Py_ssize_t)e->end, val, unit,
+                                       e->flags)
+                       : NULL;
+    if (!item) {
+      Py_XDECREF(val);
+      Py_XDECREF(unit);
+      Py_CLEAR(out);
+      break;
+    }
+    PyList_SET_ITEM(out, (Py_ssize_t)i, item);
+  }
+done:
+  PyMem_RawFree(x.v);
+  PyMem_RawFree(x.iso);
+  Py_DECREF(textobj);
+  return out;
+}
+
 static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   PyObject *textobj, *out = NULL;
   unsigned opts;
@@ -424,7 +614,8 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   pooled p;
   tokvec tv = {NULL, 0, 0, 0};
   fenci_rc rc;
-  int bad;
+  int bad, prep;
+  prepared pw = {NULL, NULL};
   size_t i, cpos = 0, bpos = 0;
   if (!PyArg_ParseTuple(args, "OI|p", &textobj, &opts, &detail)) return NULL;
   if (PyUnicode_Check(textobj)) {
@@ -437,15 +628,21 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
     return PyErr_Format(PyExc_TypeError, "fenci: text must be str or bytes, not %.100s",
                         Py_TYPE(textobj)->tp_name);
   }
+  prep = !detail && (opts & FENCI_MODE_MASK) == FENCI_MODE_DEFAULT && PyUnicode_Check(textobj);
   if (pool_get(self, opts, &p) < 0) return NULL;
   Py_INCREF(textobj); /* keeps text alive (a str's UTF-8 cache is immutable) */
   Py_BEGIN_ALLOW_THREADS
   bad = segment_text(p.t, text, (size_t)len, opts, &tv, &rc);
+  if (!bad && prep) prep = prepare_words(&pw, text, (size_t)len, &tv) == 0;
   Py_END_ALLOW_THREADS
   pool_put(self, &p);
   if (bad) {
     PyErr_Format(rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_RuntimeError, "fenci_segment: %s",
                  fenci_rc_str(rc));
+    goto done;
+  }
+  if (prep) {
+    out = prepared_list(&pw, tv.n);
     goto done;
   }
   out = PyList_New((Py_ssize_t)tv.n);
@@ -951,6 +1148,8 @@ static PyMethodDef Seg_methods[] = {
     {"set_words", (PyCFunction)Seg_set_words, METH_O,
      "set_words([(word, freq, tag), ...]) -> refused words: replace the user-word snapshot."},
     {"cut", (PyCFunction)Seg_cut, METH_VARARGS, "cut(text, opts, detail=False) -> list"},
+    {"entities", (PyCFunction)Seg_entities, METH_VARARGS,
+     "entities(text) -> [(type, text, cs, ce, bs, be, value, unit, flags)]"},
     {"cut_batch", (PyCFunction)Seg_cut_batch, METH_VARARGS,
      "cut_batch(texts, opts, threads=1) -> list of lists of words"},
     {"tag_name", (PyCFunction)Seg_tag_name, METH_O, "tag_name(id) -> str"},
@@ -992,6 +1191,7 @@ PyMODINIT_FUNC PyInit__fenci(void) {
       PyModule_AddIntConstant(m, "MODE_SEARCH", FENCI_MODE_SEARCH) < 0 ||
       PyModule_AddIntConstant(m, "MODE_ALL", FENCI_MODE_ALL) < 0 ||
       PyModule_AddIntConstant(m, "OPT_FAST", FENCI_OPT_FAST) < 0 ||
+      PyModule_AddIntConstant(m, "OPT_POS", FENCI_OPT_POS) < 0 ||
       PyModule_AddIntConstant(m, "TOK_OOV", FENCI_TOK_OOV) < 0 ||
       PyModule_AddIntConstant(m, "TOK_EXTRA", FENCI_TOK_EXTRA) < 0 ||
       PyModule_AddIntConstant(m, "TOK_USER", FENCI_TOK_USER) < 0 ||

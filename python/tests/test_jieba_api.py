@@ -337,7 +337,7 @@ def test_batch_equals_lcut():
 
 
 def test_enable_parallel():
-    text = "\n".join([LONG, S] * 20)
+    text = "\n".join([LONG, S] * 200)  # over 4096 characters: cut on 2 threads
     want = jieba.lcut(text)
     jieba.enable_parallel(2)
     try:
@@ -365,20 +365,22 @@ def test_threads_cut_while_add_word():
     for th in ths:
         th.start()
     triples = [LONG[i:i + 3] for i in range(0, 24, 3)]
-    for rep in range(5):
-        for k, w in enumerate(triples):
-            t.add_word(w)
-            # a cut that starts after add_word() returned sees every word added
+    try:
+        for rep in range(5):
+            for k, w in enumerate(triples):
+                t.add_word(w)
+                # a cut that starts after add_word() returned sees every word added
+                got = t.lcut(LONG)
+                assert all(x in got for x in triples[:k + 1]), (k, got)
+                t.add_word("词%d_%d" % (rep, k), 10)
+            for w in triples:
+                t.del_word(w)
             got = t.lcut(LONG)
-            assert all(x in got for x in triples[:k + 1]), (k, got)
-            t.add_word("词%d_%d" % (rep, k), 10)
-        for w in triples:
-            t.del_word(w)
-        got = t.lcut(LONG)
-        assert not any(x in got for x in triples)
-    stop.set()
-    for th in ths:
-        th.join()
+            assert not any(x in got for x in triples)
+    finally:  # a failure above must not leave the cutters running
+        stop.set()
+        for th in ths:
+            th.join()
     assert not errors and cuts[0] > 0
 
 

@@ -643,6 +643,45 @@ static void test_chunk_boundary(void) {
   free(s);
 }
 
+/* A whitespace run is one token, also where the text is cut into chunks:
+ * lines that begin with an indent ("\n　　" is one run) or end in CRLF,
+ * several chunks long, must never give two whitespace tokens in a row. */
+typedef struct space_runs {
+  size_t n, pairs, first_pair;
+  int prev_space;
+} space_runs;
+
+static int space_runs_cb(void *ctx, const fenci_token *t, const char *form, size_t n) {
+  space_runs *c = ctx;
+  int sp = t->kind == FENCI_KIND_SPACE;
+  (void)form;
+  (void)n;
+  if (sp && c->prev_space && !c->pairs++) c->first_pair = t->start;
+  c->prev_space = sp;
+  c->n++;
+  return 0;
+}
+
+static void test_chunk_space_runs(void) {
+  static const char *const lines[] = {"\xe3\x80\x80\xe3\x80\x80自然语言处理。\n", "  自然，语言  \r\n",
+                                      "\n\n  \t处理\n"};
+  fenci_tagger *t = NULL;
+  size_t k, i, len, cap = 300000;
+  char *s = malloc(cap);
+  space_runs c;
+  INT_EQ(fenci_tagger_new(&t, g_m, 0), FENCI_OK);
+  for (k = 0; t && s && k < sizeof lines / sizeof lines[0]; k++) {
+    size_t ll = strlen(lines[k]);
+    for (len = 0, i = 0; len + ll < cap; i++, len += ll) memcpy(s + len, lines[k], ll);
+    memset(&c, 0, sizeof c);
+    INT_EQ(fenci_segment(t, s, len, space_runs_cb, &c), FENCI_OK);
+    OK(c.pairs == 0, "line %zu x %zu (%zu bytes): %zu whitespace runs cut in two (first at byte %zu)", k, i, len,
+       c.pairs, c.first_pair);
+  }
+  fenci_tagger_free(t);
+  free(s);
+}
+
 /* ----------------------------------------------------- codes, bad args */
 
 static int dummy_cb(void *ctx, const fenci_token *t, const char *f, size_t n) {
@@ -770,6 +809,7 @@ int main(int argc, char **argv) {
   test_lossless(seed);
   test_fused_path(seed);
   test_chunk_boundary();
+  test_chunk_space_runs();
   if (!getenv("FENCI_SKIP_SLOW")) test_long_line();
   fenci_model_free(g_m);
   fenci_free(NULL, g_img);
