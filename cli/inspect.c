@@ -136,14 +136,20 @@ int fc_cmd_dump(int argc, char **argv) {
   }
   printf("file: %s\n", path);
   fc_dump_container(map.data, map.size);
+  /* a model that references its lexicon file is opened by path (READ, as above) */
   rc = fenci_model_from_buffer(&m, map.data, map.size, NULL, err, sizeof err);
+  if (rc == FENCI_BADFORMAT && strstr(err, "LREF")) {
+    printf("lexicon: in the file it references (LREF)\n");
+    rc = fenci_model_open_ex(&m, path, FENCI_OPEN_READ, NULL, err, sizeof err);
+  }
   if (rc != FENCI_OK) {
     fprintf(stderr, "fenci: cannot open model: %s: %s\n", path, err[0] ? err : fenci_rc_str(rc));
     fc_unmap(&map);
     return 1;
   }
-  printf("lexicon words: %zu\ntrained segmenter: %s\n", fenci_model_lexicon_size(m),
-         fenci_model_has_weights(m) ? "yes" : "no");
+  printf("lexicon words: %zu\ntrained segmenter: %s\nPOS tagger: %s\nname recogniser: %s\n",
+         fenci_model_lexicon_size(m), fenci_model_has_weights(m) ? "yes" : "no", fenci_model_has_pos(m) ? "yes" : "no",
+         fenci_model_has_ner(m) ? "yes" : "no");
   meta = fenci_model_meta(m, &len);
   printf("metadata:\n");
   fwrite(meta, 1, len, stdout);

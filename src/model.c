@@ -127,7 +127,11 @@ static fenci_rc fc_model_attach_lexicon(fenci_model *m, const char *path, unsign
   }
   for (i = 0; rc == FENCI_OK && i < lf.n_sections; i++) {
     const fc_section *s = &lf.sec[i];
-    if (!memcmp(s->tag, "META", 4) || fc_fmt_find(&m->file, s->tag)) continue;
+    if (!memcmp(s->tag, "META", 4)) {
+      m->lex_meta = *s; /* read after the model's own (fc_model_setup) */
+      continue;
+    }
+    if (fc_fmt_find(&m->file, s->tag)) continue;
     if (m->file.n_sections >= FC_FMT_MAX_SECTIONS) {
       fc_errf(err, errlen, "model and lexicon have more than %d sections together", FC_FMT_MAX_SECTIONS);
       rc = FENCI_BADFORMAT;
@@ -206,11 +210,18 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
     m->n_tags = ntags;
     m->tag_names = (const char *)tg->data;
   }
-  m->meta_len = me ? me->size : 0;
-  m->meta_copy = fc_malloc(&m->a, m->meta_len + 1);
-  if (!m->meta_copy) return FENCI_NOMEM;
-  if (m->meta_len) memcpy(m->meta_copy, me->data, m->meta_len);
-  m->meta_copy[m->meta_len] = 0;
+  {
+    /* the model's META, then its lexicon file's when it references one */
+    size_t own = me ? me->size : 0, lx = m->lex_meta.data ? m->lex_meta.size : 0;
+    int nl = own && lx && me->data[own - 1] != '\n';
+    m->meta_len = own + (size_t)nl + lx;
+    m->meta_copy = fc_malloc(&m->a, m->meta_len + 1);
+    if (!m->meta_copy) return FENCI_NOMEM;
+    if (own) memcpy(m->meta_copy, me->data, own);
+    if (nl) m->meta_copy[own] = '\n';
+    if (lx) memcpy(m->meta_copy + own + nl, m->lex_meta.data, lx);
+    m->meta_copy[m->meta_len] = 0;
+  }
   m->meta = m->meta_copy;
   {
     const fc_section *hm = fc_fmt_find(&m->file, "HMMC");

@@ -22,6 +22,7 @@ struct fenci_model {
   fenci_alloc a;          /* allocator the model was opened with */
   fc_mapping map;         /* the file image when opened from a path */
   fc_mapping lexmap;      /* the lexicon file's image when the model references one (LREF) */
+  fc_section lex_meta;    /* that file's META (data NULL when none) */
   fc_file file;           /* parsed container */
   fc_dat trie;            /* LEXT: words -> word index */
   size_t n_words;         /* number of lexicon words */

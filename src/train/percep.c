@@ -1301,7 +1301,11 @@ fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, 
   if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGW", r->segw, r->segw_len);
   if (rc == FENCI_OK && r->segl) rc = fc_writer_add(&w, "SEGL", r->segl, r->segl_len);
   if (rc == FENCI_OK) {
-    if ((lm && mlen && (fc_buf_put(&meta, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&meta, '\n')))) ||
+    /* a referencing model's META is its own: the lexicon's is read from
+     * the lexicon file at open, so retraining the taggers there changes
+     * no byte of the segmenters */
+    if ((!lex_ref && lm && mlen &&
+         (fc_buf_put(&meta, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&meta, '\n')))) ||
         fc_buf_put(&meta, r->meta, r->meta_len))
       rc = FENCI_NOMEM;
   }
