@@ -34,9 +34,10 @@ import subprocess
 import sys
 import time
 
-import pos_tags
-
 BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)  # pos_tags, also when run.py is loaded from elsewhere (python/bench.py)
+import pos_tags  # noqa: E402
+
 ROOT = os.path.dirname(BENCH)
 SEP2 = '  '
 
@@ -105,7 +106,7 @@ def write_head(block, mb, path):
             f.write(head)
 
 
-def build_inputs(data, out, size_mb, py_mb, pos_py_mb):
+def build_inputs(data, out, size_mb, py_mb, pos_py_mb=2):
     sig = os.path.join(data, 'sighan2005')
     srcs = [os.path.join(sig, 'pku_test.utf8'), os.path.join(sig, 'msr_test.utf8')]
     block = b''.join(open(p, 'rb').read() for p in srcs)
