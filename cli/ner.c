@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chars.h"
 #include "cli.h"
 #include "common.h"
 #include "fenci.h"
@@ -83,9 +84,17 @@ typedef struct ner_line {
   const ner_cfg *cfg;
   ner_out *o;
   const char *line;
-  size_t pos; /* -f text: bytes of the line written so far */
-  int n;
+  size_t pos;          /* -f text: bytes of the line written so far */
+  int n;               /* entities written for the line so far */
+  size_t bbase, cbase; /* offsets of line[0] in the whole line (a long line comes in parts) */
 } ner_line;
+
+/* A line longer than the batch is read and written in parts: the object
+ * it opened and where its next part starts. */
+typedef struct ner_part {
+  int open, n;
+  size_t bbase, cbase;
+} ner_part;
 
 static int ner_entity(void *ctx, const fenci_entity *e) {
   ner_line *l = ctx;
@@ -106,13 +115,13 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
   no_str(o, "\",\"text\":\"");
   no_json(o, l->line + e->start, e->end - e->start);
   no_str(o, "\",\"s\":");
-  no_num(o, e->start);
+  no_num(o, l->bbase + e->start);
   no_str(o, ",\"e\":");
-  no_num(o, e->end);
+  no_num(o, l->bbase + e->end);
   no_str(o, ",\"cs\":");
-  no_num(o, e->cstart);
+  no_num(o, l->cbase + e->cstart);
   no_str(o, ",\"ce\":");
-  no_num(o, e->cend);
+  no_num(o, l->cbase + e->cend);
   if (e->has_value) {
     if (e->type == FENCI_ENT_TIME) {
       no_str(o, ",\"value\":\"");
@@ -138,27 +147,48 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
   return o->fail;
 }
 
-/* The entities of line[0..n) (no newline) into o; 0 or -1 (message in err). */
-static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t n, ner_out *o) {
+/* The entities of line[0..n) (no newline) into o; 0 or -1 (message in the
+ * tagger).  part (NULL: a whole line) carries a long line's state: with
+ * final 0 this is a part of it and its object stays open. */
+static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t n, ner_out *o, ner_part *part,
+                   int final) {
   ner_line l;
   fenci_rc rc;
+  ner_part none = {0, 0, 0, 0};
+  if (!part) part = &none;
   l.cfg = cfg;
   l.o = o;
   l.line = line;
   l.pos = 0;
-  l.n = 0;
-  if (!cfg->text) no_str(o, "{\"entities\":[");
+  l.n = part->n;
+  l.bbase = part->bbase;
+  l.cbase = part->cbase;
+  if (!cfg->text && !part->open) no_str(o, "{\"entities\":[");
   rc = fenci_entities(t, line, n, ner_entity, &l);
   if (rc != FENCI_OK) return -1;
   if (cfg->text) no_put(o, line + l.pos, n - l.pos);
-  else no_str(o, "]}");
-  no_str(o, "\n");
+  if (final) {
+    if (!cfg->text) no_str(o, "]}");
+    no_str(o, "\n");
+    memset(part, 0, sizeof *part);
+  } else {
+    size_t p = 0;
+    part->open = 1;
+    part->n = l.n;
+    part->bbase += n;
+    while (p < n) {
+      uint32_t cp;
+      p += fc_utf8_decode((const uint8_t *)line + p, n - p, &cp); /* as fenci_entities counts */
+      part->cbase++;
+    }
+  }
   return o->fail ? -1 : 0;
 }
 
 typedef struct ner_job {
   const ner_cfg *cfg;
   fenci_tagger *t;
+  ner_part *part; /* job 0: the state of a long line its first line ends */
   const char *buf;
   const size_t *ls, *le; /* line starts and ends */
   size_t from, to;
@@ -170,7 +200,8 @@ static void *ner_worker(void *arg) {
   ner_job *j = arg;
   size_t i;
   for (i = j->from; i < j->to && j->rc == 0; i++)
-    if (ner_one(j->cfg, j->t, j->buf + j->ls[i], j->le[i] - j->ls[i], &j->out)) j->rc = -1;
+    if (ner_one(j->cfg, j->t, j->buf + j->ls[i], j->le[i] - j->ls[i], &j->out, i == j->from ? j->part : NULL, 1))
+      j->rc = -1;
   return NULL;
 }
 
@@ -198,6 +229,7 @@ int fc_cmd_ner(int argc, char **argv) {
   fc_opts o;
   char *buf = NULL;
   size_t cap = 0, *ls = NULL, *le = NULL, lcap = 0;
+  ner_part part = {0, 0, 0, 0};
   memset(&cfg, 0, sizeof cfg);
   fc_opts_init(&o, "ner", argc, argv);
   while (fc_opts_next(&o)) {
@@ -302,6 +334,36 @@ int fc_cmd_ner(int argc, char **argv) {
         p = e ? (size_t)(e - buf) + 1 : have;
       }
       if (status >= 2) break;
+      if (!nl && !eof && have >= NER_BATCH) {
+        /* a line longer than the batch: its first part now (cut after a
+         * sentence end or a space near the end, else before a character),
+         * so memory stays bounded whatever the line length */
+        size_t cut = have, q, lo = have > 4096 ? have - 4096 : 0;
+        ner_out po = {NULL, 0, 0, 0};
+        for (q = have; q > lo; q--) {
+          unsigned char c = (unsigned char)buf[q - 1];
+          if (c == ' ' || c == '\t' || (q >= 3 && (unsigned char)buf[q - 3] == 0xE3 && (unsigned char)buf[q - 2] == 0x80 && c == 0x82)) {
+            cut = q;
+            break;
+          }
+        }
+        if (q == lo)
+          for (cut = have; cut > have - 4 && ((unsigned char)buf[cut - 1] & 0xC0) == 0x80; cut--) {
+          }
+        if (q == lo && cut > 0 && (unsigned char)buf[cut - 1] >= 0xC0) cut--; /* a lead byte waits for its tail */
+        if (cut == 0) cut = have;
+        if (ner_one(&cfg, tg[0], buf, cut, &po, &part, 0) || po.fail) {
+          fprintf(stderr, "fenci ner: %s\n", po.fail ? "out of memory" : fenci_tagger_errmsg(tg[0]));
+          status = 2;
+        } else if (fwrite(po.p, 1, po.n, stdout) != po.n) {
+          fprintf(stderr, "fenci ner: write error: %s\n", strerror(errno));
+          status = 2;
+        }
+        free(po.p);
+        memmove(buf, buf + cut, have - cut);
+        have -= cut;
+        continue;
+      }
       if (nl) {
         ner_job jb[64];
         pthread_t th[64];
@@ -312,6 +374,7 @@ int fc_cmd_ner(int argc, char **argv) {
           jb[k].buf = buf;
           jb[k].ls = ls;
           jb[k].le = le;
+          jb[k].part = k == 0 ? &part : NULL;
           jb[k].from = nl * (size_t)k / (size_t)nj;
           jb[k].to = nl * (size_t)(k + 1) / (size_t)nj;
           memset(&jb[k].out, 0, sizeof jb[k].out);
@@ -337,6 +400,11 @@ int fc_cmd_ner(int argc, char **argv) {
       done = p;
       memmove(buf, buf + done, have - done);
       have -= done;
+    }
+    if (part.open && status < 2) {
+      /* the file ended right after a part of its long last line */
+      fputs(cfg.text ? "\n" : "]}\n", stdout);
+      memset(&part, 0, sizeof part);
     }
     if (f != stdin) fclose(f);
   }

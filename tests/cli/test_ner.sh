@@ -52,6 +52,32 @@ sed 's/\[\([^]]*\)\]\(PER\|LOC\|ORG\|TIME\|NUMBER\|PERCENT\|MONEY\|QUANTITY\)/\1
 tr -d '\r' <"$TMP/in.txt" >"$TMP/in.nocr"
 printf '\n' >>"$TMP/in.nocr"
 same "ner -f text keeps the text" "$TMP/plain" "$TMP/in.nocr"
+# a line of 9 MB (more than a batch: written in parts, one object),
+# offsets into the whole line, -j 2 the same, no final newline
+python3 -c "
+s = open('samples/napoleon.txt', encoding='utf-8').read().replace('\n', '')
+open('$TMP/long.txt', 'w', encoding='utf-8').write(s * 10500 + '\n' + s)
+"
+run "ner long line" 0 - -- ner "$TMP/long.txt"
+cp "$TMP/out" "$TMP/long.json"
+run "ner long line -j2" 0 - -- ner -j 2 "$TMP/long.txt"
+same "ner long line -j2 = -j1" "$TMP/out" "$TMP/long.json"
+runs=$((runs + 1))
+python3 - "$TMP/long.txt" "$TMP/long.json" <<'PY' || fail "ner long line: offsets"
+import json, sys
+raw = open(sys.argv[1], 'rb').read().split(b'\n')
+out = [json.loads(l) for l in open(sys.argv[2], encoding='utf-8')]
+assert len(out) == 2, len(out)
+text = raw[0].decode('utf-8')
+es = out[0]['entities']
+assert len(es) > 100000, len(es)
+prev = 0
+for e in es[::97] + es[-3:]:
+    assert raw[0][e['s']:e['e']].decode('utf-8') == e['text'] == text[e['cs']:e['ce']], e
+for e in es:
+    assert e['s'] >= prev, e
+    prev = e['e']
+PY
 printf 'x\n' >"$TMP/stdin"
 run "ner -j 0" 2 'ner: -j' -- ner -j 0
 run "ner -f xml" 2 'unknown format' -- ner -f xml
