@@ -102,6 +102,27 @@ static void fz_segment_sentences(const fenci_model *m) {
   }
 }
 
+/* Tokens collected by a callback (grown with realloc; abort when out of memory). */
+typedef struct fz_toks {
+  fenci_token *t;
+  size_t n, cap;
+} fz_toks;
+
+static inline int fz_collect(void *ctx, const fenci_token *tok, const char *form, size_t form_len) {
+  fz_toks *v = ctx;
+  (void)form;
+  (void)form_len;
+  if (v->n == v->cap) {
+    size_t nc = v->cap ? v->cap * 2 : 64;
+    fenci_token *p = realloc(v->t, nc * sizeof *p);
+    if (!p) abort();
+    v->t = p;
+    v->cap = nc;
+  }
+  v->t[v->n++] = *tok;
+  return 0;
+}
+
 /* Compiles the mini lexicon (with the unknown-word model from the mini corpus
  * when with_corpus is set) and loads it; aborts on failure.  *img is the
  * image the model borrows. */

@@ -26,25 +26,6 @@ static fenci_model *fz_mini, *fz_shipped;
 static void *fz_img;
 static int fz_ready;
 
-typedef struct fz_toks {
-  fenci_token *t;
-  size_t n, cap;
-} fz_toks;
-
-static int fz_collect(void *ctx, const fenci_token *tok, const char *form, size_t form_len) {
-  fz_toks *v = ctx;
-  (void)form;
-  (void)form_len;
-  if (v->n == v->cap) {
-    size_t nc = v->cap ? v->cap * 2 : 64;
-    fenci_token *p = realloc(v->t, nc * sizeof *p);
-    if (!p) abort();
-    v->t = p;
-    v->cap = nc;
-  }
-  v->t[v->n++] = *tok;
-  return 0;
-}
 
 #define FZ_CAP 64
 

@@ -53,25 +53,6 @@ static char *fz_big; /* the repeated text */
 static void *fz_img, *fz_img_hmm;
 static int fz_ready;
 
-typedef struct fz_toks {
-  fenci_token *t;
-  size_t n, cap;
-} fz_toks;
-
-static int fz_collect(void *ctx, const fenci_token *tok, const char *form, size_t form_len) {
-  fz_toks *v = ctx;
-  (void)form;
-  (void)form_len;
-  if (v->n == v->cap) {
-    size_t nc = v->cap ? v->cap * 2 : 64;
-    fenci_token *p = realloc(v->t, nc * sizeof *p);
-    if (!p) abort();
-    v->t = p;
-    v->cap = nc;
-  }
-  v->t[v->n++] = *tok;
-  return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned o, o2, opts;
