@@ -209,3 +209,47 @@ KW_IDF = ./$(BIN) idf $(MODEL_DIR)/lexicon.base --docs $(MODEL_DIR)/kw.docs --st
 NER_TRAIN = $(MODEL_NICE) ./$(BIN) train --task ner --train $(MODEL_DIR)/msr.train --format msr \
   --dev $(MODEL_DIR)/msr.dev --iters 20 --patience 3 --seed 1 --prune 500 \
   --meta ner_corpus="msra-ner train.wordtag.txt, first 90% of lines" --meta ner_dev="msra-ner train.wordtag.txt, last 10% of lines"
+
+# ------------------------------------------------- multi-criteria experiment
+
+# Each standard's segmenter trained alone (as `make models` does) and as a
+# multi-criteria model: its corpus together with the other two standards'
+# (fenci train --also: weights shared by all plus one copy per standard,
+# the model gets shared + its own).  Dev F1 is printed by the trainer (the
+# choice is made on it); then test F1, the ambiguity suite, size and
+# throughput of both.  The models go to $(MODEL_DIR)/mc/, not models/.
+MC_DIR   = $(MODEL_DIR)/mc
+MC_TRAIN = $(MODEL_NICE) ./$(BIN) train --lexicon $(MC_DIR)/lexicon.fenci --share-lexicon $(MODEL_OPTS)
+MC_CTB   = ctb:$(DATA)/ctb6/ctb6.train.seg
+MC_PD    = pd:$(MODEL_DIR)/pd.train
+MC_MSR   = msr:$(MODEL_DIR)/msr.train
+MC_ARGS_pku = --train $(MODEL_DIR)/pd.train --format pd --dev $(MODEL_DIR)/pd.dev
+MC_ARGS_msr = --train $(MODEL_DIR)/msr.train --format msr --dev $(MODEL_DIR)/msr.dev --words $(MODEL_DIR)/msr.words
+MC_ARGS_ctb = --train $(DATA)/ctb6/ctb6.train.seg --format ctb --dev $(DATA)/ctb6/ctb6.dev.seg
+MC_ALSO_pku = --also $(MC_CTB) --also $(MC_MSR)
+MC_ALSO_msr = --also $(MC_CTB) --also $(MC_PD)
+MC_ALSO_ctb = --also $(MC_PD) --also $(MC_MSR)
+MC_TEST_pku = $(SIGHAN)/pku_test.utf8 $(SIGHAN)/pku_test_gold.utf8 $(SIGHAN)/pku_training_words.utf8
+MC_TEST_msr = $(SIGHAN)/msr_test.utf8 $(SIGHAN)/msr_test_gold.utf8 $(SIGHAN)/msr_training_words.utf8
+MC_TEST_ctb = $(EVAL_DIR)/ctb.raw $(DATA)/ctb6/ctb6.test.seg $(EVAL_DIR)/ctb.words
+
+.PHONY: eval-multi
+eval-multi: $(BIN) $(MODEL_DIR)/pd.train $(MODEL_DIR)/pd.dev $(MODEL_DIR)/msr.train $(MODEL_DIR)/msr.dev \
+    $(MODEL_DIR)/msr.words $(EVAL_DIR)/ctb.raw $(EVAL_DIR)/ctb.words $(EVAL_DIR)/pku.big | $(MODEL_LEX)
+	@mkdir -p $(MC_DIR)
+	@cp $(MODEL_LEX) $(MC_DIR)/lexicon.fenci
+	@for m in pku msr ctb; do \
+	  case $$m in pku) a="$(MC_ARGS_pku)"; x="$(MC_ALSO_pku)"; t="$(MC_TEST_pku)";; \
+	    msr) a="$(MC_ARGS_msr)"; x="$(MC_ALSO_msr)"; t="$(MC_TEST_msr)";; \
+	    ctb) a="$(MC_ARGS_ctb)"; x="$(MC_ALSO_ctb)"; t="$(MC_TEST_ctb)";; esac; \
+	  set -- $$t; \
+	  for v in alone multi; do \
+	    if [ $$v = multi ]; then xa="$$x"; else xa=""; fi; \
+	    $(MC_TRAIN) $$a $$xa -o $(MC_DIR)/$$m-$$v.fenci 2>&1 | tail -1 | sed "s/^fenci train: /mc   $$m $$v: /"; \
+	    ./$(BIN) cut -q -m $(MC_DIR)/$$m-$$v.fenci $$1 > $(MC_DIR)/$$m-$$v.out; \
+	    printf 'mc   %s %-5s test: ' $$m $$v; ./$(BIN) eval $$2 $(MC_DIR)/$$m-$$v.out --words $$3 | head -1; \
+	    $(AMB_SCORE) -m $(MC_DIR)/$$m-$$v.fenci --name "mc   $$m $$v ambiguity" | sed 's/ dev .*| *all/ all/'; \
+	    s=$$(date +%s.%N); ./$(BIN) cut -q -m $(MC_DIR)/$$m-$$v.fenci $(EVAL_DIR)/pku.big > /dev/null; e=$$(date +%s.%N); \
+	    awk -v b=$$(wc -c < $(EVAL_DIR)/pku.big) -v s=$$s -v e=$$e -v m=$$m -v v=$$v -v z=$$(wc -c < $(MC_DIR)/$$m-$$v.fenci) \
+	      'BEGIN { printf "mc   %s %-5s %.1f MB, throughput %.1f MB/s (SIGHAN PKU test x20)\n", m, v, z / 1e6, b / (e - s) / 1e6 }'; \
+	  done; done

@@ -29,7 +29,12 @@ static void train_usage(FILE *f) {
           "                ner: the name recogniser (PER, LOC, ORG over characters), from\n"
           "                the entity tags of --format msr (nr ns nt) or pd (also [..]ns,\n"
           "                [..]nt), written into a copy of LEX (section NERM)\n"
-          "  --also FILE   ner: a second training corpus, in --also-format (default pd)\n"
+          "  --also [F:]FILE  another training corpus (repeatable, up to 4), in format F\n"
+          "                (pd, msr, ctb, seg) or else --also-format (default pd).  ner:\n"
+          "                more entities; seg: a corpus of ANOTHER standard, trained on\n"
+          "                together with --train as one multi-criteria model (weights\n"
+          "                shared by all plus one copy per standard; OUT gets the shared\n"
+          "                ones plus those of --train's standard, chosen on --dev)\n"
           "  --format      pd: People's Daily 1998 (id token, word/POS, [..]nt compounds);\n"
           "                msr: MSRA NER word/tag; ctb, seg: words separated by spaces\n"
           "                (default seg)\n"
@@ -185,38 +190,64 @@ static int train_pos(const fenci_model *lex, const fc_corpus *tc, const fc_corpu
   return train_write_labeller(lex, "POSM", "pos", rc, sec, sec_len, acc, best, meta, outp, err);
 }
 
-/* --task ner: the name recogniser's section added to the lexicon model;
- * alsop: a second training corpus (another format) or NULL. */
-static int train_ner(const fenci_model *lex, const fc_corpus *tc, const char *alsop, int alsof, const fc_corpus *dc,
-                     const fc_train_opts *o, const char *meta, const char *outp) {
-  uint8_t *sec = NULL;
-  size_t sec_len = 0, nt = 1;
-  double f1 = 0;
-  int best = 0;
-  char err[512] = "";
-  fc_corpus also;
-  const fc_corpus *trains[2];
-  fenci_rc rc = FENCI_OK;
-  fc_corpus_init(&also, NULL);
-  trains[0] = tc;
-  if (alsop) {
-    rc = fc_corpus_load(&also, alsop, alsof < 0 ? fc_corpus_format("pd") : alsof, err, sizeof err);
-    if (rc != FENCI_OK) {
+/* --also [F:]FILE: the format named before the first colon, if it is one,
+ * else def (or pd); *path the file.  -1 when F: names no format. */
+static int train_also_format(const char *val, int def, const char **path) {
+  const char *c = strchr(val, ':');
+  *path = val;
+  if (c && c - val <= 6) {
+    char name[8];
+    int f;
+    memcpy(name, val, (size_t)(c - val));
+    name[c - val] = 0;
+    if ((f = fc_corpus_format(name)) >= 0) {
+      *path = c + 1;
+      return f;
+    }
+  }
+  return def >= 0 ? def : fc_corpus_format("pd");
+}
+
+/* Loads the --also corpora into also[0..n); 0, or 1 with a message. */
+static int train_load_also(fc_corpus *also, const char *const *alsop, size_t n, int alsof) {
+  size_t k;
+  char err[512];
+  for (k = 0; k < n; k++) {
+    const char *path;
+    int f = train_also_format(alsop[k], alsof, &path);
+    if (fc_corpus_load(&also[k], path, f, err, sizeof err) != FENCI_OK) {
       fprintf(stderr, "fenci train: %s\n", err);
       return 1;
     }
-    fprintf(stderr, "fenci train: %s: %zu sentences, %zu words\n", alsop, also.n_sent, also.n_words);
-    trains[nt++] = &also;
+    fprintf(stderr, "fenci train: %s: %zu sentences, %zu words\n", path, also[k].n_sent, also[k].n_words);
   }
+  return 0;
+}
+
+/* --task ner: the name recogniser's section added to the lexicon model,
+ * trained on tc and the n_also corpora also. */
+static int train_ner(const fenci_model *lex, const fc_corpus *tc, const fc_corpus *also, size_t n_also,
+                     const fc_corpus *dc, const fc_train_opts *o, const char *meta, const char *outp) {
+  uint8_t *sec = NULL;
+  size_t sec_len = 0, nt = 1, k;
+  double f1 = 0;
+  int best = 0;
+  char err[512] = "";
+  const fc_corpus *trains[1 + FC_TRAIN_MAX_ALSO];
+  fenci_rc rc;
+  trains[0] = tc;
+  for (k = 0; k < n_also; k++) trains[nt++] = &also[k];
   rc = fc_train_ner(lex, trains, nt, dc, o, NULL, &sec, &sec_len, &f1, &best, err, sizeof err);
-  fc_corpus_free(&also);
   return train_write_labeller(lex, "NERM", "ner", rc, sec, sec_len, f1, best, meta, outp, err);
 }
 
 int fc_cmd_train(int argc, char **argv) {
   const char *lexp = NULL, *trainp = NULL, *devp = NULL, *outp = NULL, *wordsp = NULL;
   int share = 0, task = 0, alsof = -1;
-  const char *alsop = NULL;
+  const char *alsop[FC_TRAIN_MAX_ALSO];
+  size_t n_also = 0, k;
+  fc_corpus also[FC_TRAIN_MAX_ALSO];
+  const fc_corpus *alsoc[FC_TRAIN_MAX_ALSO];
   char *words = NULL;
   size_t words_len = 0;
   int f = -1, df = -1;
@@ -250,7 +281,13 @@ int fc_cmd_train(int argc, char **argv) {
     else if (fc_opt_value(&op, 0, "words")) wordsp = op.val;
     else if (fc_opt_value(&op, 'o', "output")) outp = op.val;
     else if (fc_opt_flag(&op, 0, "share-lexicon")) share = 1;
-    else if (fc_opt_value(&op, 0, "also")) alsop = op.val;
+    else if (fc_opt_value(&op, 0, "also")) {
+      if (n_also == FC_TRAIN_MAX_ALSO) {
+        fprintf(stderr, "fenci train: --also: at most %d corpora\n", FC_TRAIN_MAX_ALSO);
+        return 2;
+      }
+      alsop[n_also++] = op.val;
+    }
     else if (fc_opt_value(&op, 0, "also-format")) {
       if ((alsof = train_format("--also-format", op.val)) < 0) return 2;
     }
@@ -331,6 +368,10 @@ int fc_cmd_train(int argc, char **argv) {
   }
   fc_corpus_init(&tc, NULL);
   fc_corpus_init(&dc, NULL);
+  for (k = 0; k < n_also; k++) {
+    fc_corpus_init(&also[k], NULL);
+    alsoc[k] = &also[k];
+  }
   if (wordsp) {
     words = fc_cli_read_file(wordsp, &words_len);
     if (!words) goto done;
@@ -345,13 +386,20 @@ int fc_cmd_train(int argc, char **argv) {
   }
   fprintf(stderr, "fenci train: %s: %zu sentences, %zu words%s", trainp, tc.n_sent, tc.n_words, devp ? "; " : "\n");
   if (devp) fprintf(stderr, "%s: %zu sentences, %zu words\n", devp, dc.n_sent, dc.n_words);
+  if (train_load_also(also, alsop, n_also, alsof)) goto done;
+  if (task == 1 && n_also) {
+    fprintf(stderr, "fenci train: --also is for --task seg and ner\n");
+    goto done;
+  }
+  o.also = alsoc;
+  o.n_also = n_also;
   err[0] = 0;
   if (task == 1) {
     ret = train_pos(lex, &tc, devp ? &dc : NULL, &o, meta_len ? meta : NULL, outp);
     goto done;
   }
   if (task == 2) {
-    ret = train_ner(lex, &tc, alsop, alsof, devp ? &dc : NULL, &o, meta_len ? meta : NULL, outp);
+    ret = train_ner(lex, &tc, also, n_also, devp ? &dc : NULL, &o, meta_len ? meta : NULL, outp);
     goto done;
   }
   rc = fc_train_segmenter(lex, &tc, devp ? &dc : NULL, &o, NULL, &res, err, sizeof err);
@@ -373,6 +421,7 @@ done:
   free(words);
   fc_corpus_free(&tc);
   fc_corpus_free(&dc);
+  for (k = 0; k < n_also; k++) fc_corpus_free(&also[k]);
   fenci_model_free(lex);
   return ret;
 }

@@ -115,6 +115,7 @@ typedef struct fc_tdata {
   fc_unit *u;       /* units of every sentence */
   size_t n_u, cap_u;
   size_t *su;       /* n_sent + 1 offsets into u */
+  uint8_t *std;     /* per sentence: 0 = the target standard's corpus, k = the k-th other one */
   uint8_t *gold;    /* gold tag per unit */
   uint8_t *l2;      /* 3 per unit: jackknifed training-lexicon lengths, or NULL */
   int32_t *gid;     /* group ids: per sentence, per type in mask, per anchor */
@@ -125,6 +126,7 @@ typedef struct fc_tdata {
 static void fc_tdata_free(fc_tdata *d, const fenci_alloc *a) {
   fc_free(a, d->u);
   fc_free(a, d->su);
+  fc_free(a, d->std);
   fc_free(a, d->gold);
   fc_free(a, d->l2);
   fc_free(a, d->gid);
@@ -132,26 +134,32 @@ static void fc_tdata_free(fc_tdata *d, const fenci_alloc *a) {
   memset(d, 0, sizeof *d);
 }
 
-/* Units of every sentence and their gold tags. */
-static fenci_rc fc_tdata_units(fc_tdata *d, const fenci_model *lex, const fc_corpus *c, const fenci_alloc *a) {
-  size_t s, cap_b = 0;
+/* Appends the units of every sentence of c and their gold tags, the
+ * sentences marked as of standard std. */
+static fenci_rc fc_tdata_units(fc_tdata *d, const fenci_model *lex, const fc_corpus *c, uint8_t std,
+                               const fenci_alloc *a) {
+  size_t s, cap_b = 0, s0 = d->n_sent;
   uint8_t *isb = NULL;
+  void *p;
   fenci_rc rc = FENCI_OK;
-  d->n_sent = c->n_sent;
-  d->su = fc_malloc(a, (c->n_sent + 1) * sizeof *d->su);
-  if (!d->su) return FENCI_NOMEM;
-  d->su[0] = 0;
+  if (!(p = fc_realloc(a, d->su, (s0 + c->n_sent + 1) * sizeof *d->su))) return FENCI_NOMEM;
+  d->su = p;
+  if (!(p = fc_realloc(a, d->std, s0 + c->n_sent + 1))) return FENCI_NOMEM;
+  d->std = p;
+  if (s0 == 0) d->su[0] = 0;
   for (s = 0; s < c->n_sent && rc == FENCI_OK; s++) {
     size_t len = c->sent[s + 1] - c->sent[s];
     rc = fc_units_build(lex, NULL, (const uint8_t *)c->text + c->sent[s], len, &d->u, &d->n_u, &d->cap_u, a);
-    d->su[s + 1] = d->n_u;
+    d->su[s0 + s + 1] = d->n_u;
+    d->std[s0 + s] = std;
   }
   if (rc != FENCI_OK) return rc;
-  d->gold = fc_malloc(a, d->n_u ? d->n_u : 1);
-  if (!d->gold) return FENCI_NOMEM;
+  d->n_sent = s0 + c->n_sent;
+  if (!(p = fc_realloc(a, d->gold, d->n_u ? d->n_u : 1))) return FENCI_NOMEM;
+  d->gold = p;
   for (s = 0; s < c->n_sent; s++) {
     size_t len = c->sent[s + 1] - c->sent[s], k, w;
-    void *p = isb;
+    p = isb;
     if (fc_grow(a, &p, &cap_b, len + 1, 1)) {
       fc_free(a, isb);
       return FENCI_NOMEM;
@@ -160,7 +168,7 @@ static fenci_rc fc_tdata_units(fc_tdata *d, const fenci_model *lex, const fc_cor
     memset(isb, 0, len + 1);
     isb[0] = 1;
     for (w = c->sent_w[s]; w < c->sent_w[s + 1]; w++) isb[c->wend[w]] = 1;
-    for (k = d->su[s]; k < d->su[s + 1]; k++) {
+    for (k = d->su[s0 + s]; k < d->su[s0 + s + 1]; k++) {
       const fc_unit *u = &d->u[k];
       int b = u->start <= len && isb[u->start], e = u->end <= len && isb[u->end];
       d->gold[k] = (uint8_t)(b ? (e ? FC_TAG_S : FC_TAG_B) : (e ? FC_TAG_E : FC_TAG_M));
@@ -201,16 +209,25 @@ static size_t fc_train_nanchors(int t, size_t n) {
 
 /* ------------------------------------------------------------ trainer state */
 
+#define FC_TRAIN_MAX_COPIES (2 + FC_TRAIN_MAX_ALSO)
+
 typedef struct fc_trainer {
   const fenci_alloc *a;
   unsigned mask;
   int types[FC_G_NTYPES], n_types;       /* types in mask, in order */
   size_t n_groups[FC_G_NTYPES];
   uint64_t *gkey[FC_G_NTYPES];           /* key of each group */
-  int32_t *w[FC_G_NTYPES];               /* current weights: group*nb*4 + b*4 + tag */
+  /* Weights come in n_copies copies of nw[t] each (group*nb*4 + b*4 + tag):
+   * one alone, or with other standards' corpora (multi-criteria training,
+   * the feature augmentation of Daume III 2007) the shared copy 0 and copy
+   * 1 + k for the sentences of standard k (0 the target).  A sentence is
+   * scored by shared + its own; the model written is shared + target's. */
+  int n_copies;
+  size_t nw[FC_G_NTYPES];
+  int32_t *w[FC_G_NTYPES];               /* current weights */
   int64_t *acc[FC_G_NTYPES];             /* sum of c * delta */
-  int32_t tw[24];                        /* trans[16], start[4], end[4] */
-  int64_t tacc[24];
+  int32_t tw[FC_TRAIN_MAX_COPIES * 24];  /* per copy: trans[16], start[4], end[4] */
+  int64_t tacc[FC_TRAIN_MAX_COPIES * 24];
   int64_t c;                             /* averaging counter */
   uint8_t *smap;                         /* symbol map bytes (SEGW layout) */
   size_t smap_len;
@@ -325,6 +342,8 @@ static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) 
   for (k = 0; k < tr->n_types; k++) {
     int t = tr->types[k];
     size_t nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
+    tr->nw[t] = nw;
+    nw *= (size_t)tr->n_copies;
     tr->w[t] = fc_calloc(a, nw ? nw : 1, sizeof *tr->w[t]);
     tr->acc[t] = fc_calloc(a, nw ? nw : 1, sizeof *tr->acc[t]);
     if (!tr->w[t] || !tr->acc[t]) return FENCI_NOMEM;
@@ -539,6 +558,9 @@ static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, const fenc
         n = xn;
         fold = (size_t)folds;
       } else {
+        /* other standards' sentences (multi-criteria) are looked up in the
+         * target's words but add none: the shipped table has its words only */
+        if (pass == 0 && d->std[s]) continue;
         u = d->u + d->su[s];
         gold = d->gold + d->su[s];
         n = d->su[s + 1] - d->su[s];
@@ -627,7 +649,7 @@ static fenci_rc fc_train_tlex(fc_trainer *tr, fc_tdata *d, int folds, const fenc
             slot = fc_wmap_slot(&m, h);
             if (!m.key[slot]) continue;
             c = cnt + m.idx[slot] * (size_t)(folds + 1);
-            if (c[folds] - c[fold] == 0) continue; /* only in this fold */
+            if (c[folds] - (d->std[s] ? 0 : c[fold]) == 0) continue; /* only in this fold */
             fc_tlex_mark(l2, w0, len);
           }
         }
@@ -712,7 +734,8 @@ static fenci_rc fc_train_symbols(fc_trainer *tr, const fc_tdata *d, uint32_t min
   return FENCI_OK;
 }
 
-/* Emission scores of sentence s with the current (not averaged) weights. */
+/* Emission scores of sentence s with the current (not averaged) weights:
+ * the shared copy, plus the sentence's standard's own. */
 static void fc_train_emis(const fc_trainer *tr, const fc_tdata *d, size_t s, int32_t *emis) {
   size_t n = d->su[s + 1] - d->su[s];
   const int32_t *gid = d->gid + d->sg[s];
@@ -722,6 +745,7 @@ static void fc_train_emis(const fc_trainer *tr, const fc_tdata *d, size_t s, int
     int t = tr->types[k], nb = fc_feat_types[t].n_blocks, b;
     const int *off = fc_feat_types[t].off;
     const int32_t *w = tr->w[t];
+    const int32_t *ws = tr->n_copies > 1 ? w + (1 + (size_t)d->std[s]) * tr->nw[t] : NULL;
     ptrdiff_t j, lo, hi;
     fc_feat_anchors(t, n, &lo, &hi);
     for (j = lo; j < hi; j++) {
@@ -730,12 +754,20 @@ static void fc_train_emis(const fc_trainer *tr, const fc_tdata *d, size_t s, int
       for (b = 0; b < nb; b++) {
         ptrdiff_t i = j + off[b];
         if (i >= 0 && (size_t)i < n) {
-          const int32_t *x = w + ((size_t)g * (size_t)nb + (size_t)b) * 4;
+          size_t at = ((size_t)g * (size_t)nb + (size_t)b) * 4;
+          const int32_t *x = w + at;
           int32_t *e = emis + 4 * i;
           e[0] += x[0];
           e[1] += x[1];
           e[2] += x[2];
           e[3] += x[3];
+          if (ws) {
+            x = ws + at;
+            e[0] += x[0];
+            e[1] += x[1];
+            e[2] += x[2];
+            e[3] += x[3];
+          }
         }
       }
     }
@@ -743,22 +775,34 @@ static void fc_train_emis(const fc_trainer *tr, const fc_tdata *d, size_t s, int
   }
 }
 
-static void fc_train_upd(fc_trainer *tr, int t, int32_t g, int b, int tag, int delta) {
+/* One weight's update, in the shared copy and (multi-criteria) in the copy
+ * of standard std. */
+static void fc_train_upd(fc_trainer *tr, int t, int32_t g, int b, int tag, int delta, int std) {
   size_t idx = (((size_t)g * (size_t)fc_feat_types[t].n_blocks + (size_t)b) * 4) + (size_t)tag;
   tr->w[t][idx] += delta;
   tr->acc[t][idx] += tr->c * delta;
+  if (tr->n_copies > 1) {
+    idx += (1 + (size_t)std) * tr->nw[t];
+    tr->w[t][idx] += delta;
+    tr->acc[t][idx] += tr->c * delta;
+  }
 }
 
-static void fc_train_tupd(fc_trainer *tr, int idx, int delta) {
+static void fc_train_tupd(fc_trainer *tr, int idx, int delta, int std) {
   tr->tw[idx] += delta;
   tr->tacc[idx] += tr->c * delta;
+  if (tr->n_copies > 1) {
+    idx += (1 + std) * 24;
+    tr->tw[idx] += delta;
+    tr->tacc[idx] += tr->c * delta;
+  }
 }
 
 /* Perceptron update for sentence s: gold features +1, predicted -1. */
 static void fc_train_update(fc_trainer *tr, const fc_tdata *d, size_t s, const uint8_t *pred) {
   size_t n = d->su[s + 1] - d->su[s], i;
   const uint8_t *gold = d->gold + d->su[s];
-  int k;
+  int k, std = d->std[s];
   for (i = 0; i < n; i++) {
     const int32_t *gid = d->gid + d->sg[s];
     if (pred[i] == gold[i]) continue;
@@ -769,8 +813,8 @@ static void fc_train_update(fc_trainer *tr, const fc_tdata *d, size_t s, const u
       for (b = 0; b < nb; b++) {
         ptrdiff_t j = (ptrdiff_t)i - fc_feat_types[t].off[b];
         if (j >= lo && j < hi && gid[j - lo] >= 0) {
-          fc_train_upd(tr, t, gid[j - lo], b, gold[i], 1);
-          fc_train_upd(tr, t, gid[j - lo], b, pred[i], -1);
+          fc_train_upd(tr, t, gid[j - lo], b, gold[i], 1, std);
+          fc_train_upd(tr, t, gid[j - lo], b, pred[i], -1, std);
         }
       }
       gid += hi - lo;
@@ -779,17 +823,17 @@ static void fc_train_update(fc_trainer *tr, const fc_tdata *d, size_t s, const u
   for (i = 0; i < n; i++) {
     if (i == 0) {
       if (gold[0] != pred[0]) {
-        fc_train_tupd(tr, 16 + gold[0], 1);
-        fc_train_tupd(tr, 16 + pred[0], -1);
+        fc_train_tupd(tr, 16 + gold[0], 1, std);
+        fc_train_tupd(tr, 16 + pred[0], -1, std);
       }
     } else if (gold[i - 1] != pred[i - 1] || gold[i] != pred[i]) {
-      fc_train_tupd(tr, gold[i - 1] * 4 + gold[i], 1);
-      fc_train_tupd(tr, pred[i - 1] * 4 + pred[i], -1);
+      fc_train_tupd(tr, gold[i - 1] * 4 + gold[i], 1, std);
+      fc_train_tupd(tr, pred[i - 1] * 4 + pred[i], -1, std);
     }
   }
   if (n && gold[n - 1] != pred[n - 1]) {
-    fc_train_tupd(tr, 20 + gold[n - 1], 1);
-    fc_train_tupd(tr, 20 + pred[n - 1], -1);
+    fc_train_tupd(tr, 20 + gold[n - 1], 1, std);
+    fc_train_tupd(tr, 20 + pred[n - 1], -1, std);
   }
 }
 
@@ -797,6 +841,20 @@ static void fc_train_update(fc_trainer *tr, const fc_tdata *d, size_t s, const u
 
 static double fc_train_avg(const fc_trainer *tr, int32_t w, int64_t acc) {
   return (double)w - (double)acc / (double)tr->c;
+}
+
+/* The averaged weight idx of type t that the model gets: shared plus the
+ * target standard's copy (copy 1). */
+static double fc_train_wavg(const fc_trainer *tr, int t, size_t idx) {
+  double v = fc_train_avg(tr, tr->w[t][idx], tr->acc[t][idx]);
+  if (tr->n_copies > 1) v += fc_train_avg(tr, tr->w[t][idx + tr->nw[t]], tr->acc[t][idx + tr->nw[t]]);
+  return v;
+}
+
+static double fc_train_tavg(const fc_trainer *tr, int k) {
+  double v = fc_train_avg(tr, tr->tw[k], tr->tacc[k]);
+  if (tr->n_copies > 1) v += fc_train_avg(tr, tr->tw[k + 24], tr->tacc[k + 24]);
+  return v;
 }
 
 /* Quantises the averaged weights and writes SEGH/SEGW into res.
@@ -817,7 +875,7 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
     int t = tr->types[k];
     size_t i, nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
     for (i = 0; i < nw; i++) {
-      double v = fabs(fc_train_avg(tr, tr->w[t][i], tr->acc[t][i]));
+      double v = fabs(fc_train_wavg(tr, t, i));
       if (v > mx) mx = v;
     }
     if (nw > q_cap) q_cap = nw;
@@ -844,7 +902,7 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
     for (g = 0; g < tr->n_groups[t]; g++) {
       for (i = 0; i < gw; i++) {
         size_t idx = g * gw + i;
-        double v = fc_train_avg(tr, tr->w[t][idx], tr->acc[t][idx]) * scale;
+        double v = fc_train_wavg(tr, t, idx) * scale;
         long r = lround(v);
         if (r > 32767) r = 32767;
         if (r < -32767) r = -32767;
@@ -966,7 +1024,7 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
   fc_put32(h + 8, (uint32_t)n_tabs);
   fc_put32(h + 12, tr->n_ids);
   for (k = 0; k < 24; k++) {
-    double v = fc_train_avg(tr, tr->tw[k], tr->tacc[k]) * scale;
+    double v = fc_train_tavg(tr, k) * scale;
     if (v > (1 << 29)) v = (1 << 29);
     if (v < -(1 << 29)) v = -(1 << 29);
     fc_put32(h + 16 + 4 * k, (uint32_t)(int32_t)lround(v));
@@ -1138,8 +1196,14 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
     if (tr.mask & (1u << k)) tr.types[tr.n_types++] = k;
   fc_train_mask_names(tr.mask, names, sizeof names);
 
-  rc = fc_tdata_units(&td, lex, train, a);
-  if (rc == FENCI_OK && dev && dev->n_sent) rc = fc_tdata_units(&dv, lex, dev, a);
+  if (o.n_also > FC_TRAIN_MAX_ALSO) {
+    fc_errf(err, errlen, "at most %d corpora of other standards", FC_TRAIN_MAX_ALSO);
+    return FENCI_BADARG;
+  }
+  tr.n_copies = o.n_also ? 2 + (int)o.n_also : 1;
+  rc = fc_tdata_units(&td, lex, train, 0, a);
+  for (k = 0; k < (int)o.n_also && rc == FENCI_OK; k++) rc = fc_tdata_units(&td, lex, o.also[k], (uint8_t)(k + 1), a);
+  if (rc == FENCI_OK && dev && dev->n_sent) rc = fc_tdata_units(&dv, lex, dev, 0, a);
   if (rc == FENCI_OK) rc = fc_train_symbols(&tr, &td, o.sym_min_count ? o.sym_min_count : 1);
   if (rc == FENCI_OK && (tr.mask & ((1u << FC_G_TLEX) | (1u << FC_G_TLEXU))))
     rc = fc_train_tlex(&tr, &td, o.folds, lex, o.words, o.words_len, &res->segl, &res->segl_len);
@@ -1180,8 +1244,14 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
       const uint8_t *gold = td.gold + td.su[x];
       int wrong = 0;
       if (n) {
+        const int32_t *tw = tr.tw;
+        int32_t ctw[24];
+        if (tr.n_copies > 1) { /* shared plus the sentence's standard's transitions */
+          for (k = 0; k < 24; k++) ctw[k] = tr.tw[k] + tr.tw[(1 + td.std[x]) * 24 + k];
+          tw = ctw;
+        }
         fc_train_emis(&tr, &td, x, emis);
-        fc_seg_viterbi(emis, n, tr.tw, tr.tw + 16, tr.tw + 20, td.u + td.su[x], bp, pred);
+        fc_seg_viterbi(emis, n, tw, tw + 16, tw + 20, td.u + td.su[x], bp, pred);
         for (i = 0; i < n; i++)
           if (pred[i] != gold[i]) {
             wrong = 1;
@@ -1240,6 +1310,10 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
              FC_FEAT_VERSION, names, (unsigned)o.min_count, (unsigned)(o.sym_min_count ? o.sym_min_count : 1),
              (unsigned)tr.n_ids, o.prune, o.folds, (unsigned long long)o.seed,
              ran, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
+    if (o.n_also) { /* multi-criteria: say so (single-standard models keep their bytes) */
+      size_t l = strlen(line);
+      snprintf(line + l, sizeof line - l, "other_standards=%zu\n", o.n_also);
+    }
     if (fc_buf_put(&mb, line, strlen(line)) || (o.meta && fc_buf_put(&mb, o.meta, strlen(o.meta))) ||
         !fc_buf_cstr(&mb)) {
       fc_buf_free(&mb);

@@ -17,6 +17,7 @@ enum {
 };
 
 #define FC_CORPUS_MAX_TAGS 128
+#define FC_TRAIN_MAX_ALSO 4
 #define FC_CORPUS_NE_FIRST 0x80
 
 /* A segmented corpus: sentences (one per non-empty line) concatenated in
@@ -65,6 +66,11 @@ typedef struct fc_train_opts {
   const char *meta;      /* extra META lines ("key=value\n"...), or NULL */
   const char *words;     /* extra training-lexicon words, the first token of each line, or NULL */
   size_t words_len;
+  /* the segmenter: corpora of other standards trained on together with
+   * the target's (multi-criteria: shared weights plus one copy per
+   * standard; the model gets shared + the target's), or none */
+  const struct fc_corpus *const *also;
+  size_t n_also;         /* at most FC_TRAIN_MAX_ALSO */
   fc_train_log_fn log;   /* progress, or NULL */
   void *log_ctx;
 } fc_train_opts;

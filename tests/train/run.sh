@@ -26,6 +26,36 @@ awk -v f="$f1" -v m="$floor" 'BEGIN { exit !(f + 0 >= m) }' || { echo "train: F1
 "$FENCI" dump "$d/model.fenci" | grep -q "trained segmenter: yes"
 "$FENCI" train --help | grep -q "usage: fenci train"
 
+# Multi-criteria training (--also): the same text in a second standard that
+# cuts every word into characters.  Trained together, each standard keeps
+# its own cut: a model for the word standard still reaches the floor on its
+# test, and a model for the character standard on the characters' test (a
+# trainer that mixed the two standards up would fail both); same bytes twice.
+chars() { python3 -c 'import sys
+for l in open(sys.argv[1], encoding="utf-8"): print(" ".join("".join(l.split())))' "$1"; }
+chars "$d/train.seg" > "$d/chars.seg"
+chars "$here/test.seg" > "$d/chars.test"
+for o in mc mc2; do
+  "$FENCI" train --lexicon "$d/lex.fenci" --train "$d/train.seg" --format seg --dev "$d/dev.seg" --also "seg:$d/chars.seg" \
+    --iters 8 --seed 7 --min-count 1 -o "$d/$o.fenci" 2> "$d/mc.log" || { cat "$d/mc.log"; exit 1; }
+done
+cmp "$d/mc.fenci" "$d/mc2.fenci" || { echo "train: multi-criteria, same seed gave different models"; exit 1; }
+"$FENCI" dump "$d/mc.fenci" | grep -q 'other_standards=1' || { echo "train: multi-criteria model lacks its META line"; exit 1; }
+"$FENCI" cut -q -m "$d/mc.fenci" "$d/test.raw" > "$d/mc.out"
+f1=$("$FENCI" eval "$here/test.seg" "$d/mc.out" | awk '{ for (i = 1; i < NF; i++) if ($i == "F1") { print $(i + 1); exit } }')
+echo "train: multi-criteria, word standard: held-out F1 $f1 (floor $floor)"
+awk -v f="$f1" -v m="$floor" 'BEGIN { exit !(f + 0 >= m) }' || { echo "train: multi-criteria F1 $f1 below $floor"; exit 1; }
+head -n 50 "$d/chars.seg" > "$d/chars.dev"
+"$FENCI" train --lexicon "$d/lex.fenci" --train "$d/chars.seg" --format seg --dev "$d/chars.dev" --also "seg:$d/train.seg" \
+  --iters 8 --seed 7 --min-count 1 -o "$d/mcc.fenci" 2> "$d/mc.log" || { cat "$d/mc.log"; exit 1; }
+"$FENCI" cut -q -m "$d/mcc.fenci" "$d/test.raw" > "$d/mcc.out"
+f1=$("$FENCI" eval "$d/chars.test" "$d/mcc.out" | awk '{ for (i = 1; i < NF; i++) if ($i == "F1") { print $(i + 1); exit } }')
+echo "train: multi-criteria, character standard: held-out F1 $f1 (floor $floor)"
+awk -v f="$f1" -v m="$floor" 'BEGIN { exit !(f + 0 >= m) }' || { echo "train: multi-criteria F1 $f1 below $floor"; exit 1; }
+if "$FENCI" train --task pos --lexicon "$d/lex.fenci" --train "$d/train.seg" --also "$d/chars.seg" -o "$d/x.fenci" 2> /dev/null; then
+  echo "train: --also with --task pos was accepted"; exit 1
+fi
+
 # The POS tagger: the synthetic People's Daily corpus (tests/train/gen_pos.py),
 # a floor on held-out tag accuracy with gold words, the same bytes twice, and
 # a segmenter sharing the tagged lexicon (--share-lexicon) tags with fenci tag.
