@@ -16,11 +16,13 @@ fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t err
     fc_errf(err, errlen, "%.4s: not a labeller section", sec->tag);
     return FENCI_BADFORMAT;
   }
-  if (fc_rd32(p + 4) != FC_CHAIN_VERSION) {
-    fc_errf(err, errlen, "%.4s: labeller version %u, this library reads %u: retrain", sec->tag,
+  if (fc_rd32(p + 4) < 1 || fc_rd32(p + 4) > FC_CHAIN_VERSION) {
+    fc_errf(err, errlen, "%.4s: labeller version %u, this library reads 1 to %u: retrain", sec->tag,
             (unsigned)fc_rd32(p + 4), FC_CHAIN_VERSION);
     return FENCI_BADFORMAT;
   }
+  c->gmask = fc_rd32(p + 4) >= 2 ? fc_rd64(p + 48) : 0;
+  c->feature_version = fc_rd32(p + 44);
   n = fc_rd32(p + 8);
   c->beam = fc_rd32(p + 12);
   c->n_slots = fc_rd32(p + 16);
@@ -80,59 +82,125 @@ fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t err
  * none), or FC_CHAIN_OVER | first << 8 and a count: the pairs array. */
 #define FC_CHAIN_OVER 0xFEu
 #define FC_CHAIN_DENSE 0xFDu /* FC_CHAIN_DENSE | first << 8: a row of n_labels i16 at pair index first */
+/* FC_CHAIN_GDENSE | first << 8: a grouped key's rows at pair index first:
+ * a word lo | n_off << 8, then n_off rows of n_labels i16 for the offsets
+ * lo .. lo + n_off - 1 */
+#define FC_CHAIN_GDENSE 0xFCu
 
-static inline void fc_chain_add(int32_t *e, uint32_t pr, uint32_t n_labels) {
+/* Adds pair pr of a key anchored at position a (its offset byte, 0 for
+ * ungrouped keys, says which position it scores) to emit (n positions). */
+static inline void fc_chain_add(int32_t *emit, ptrdiff_t a, size_t n, uint32_t pr, uint32_t n_labels) {
   uint32_t l = pr & 0xFF;
-  if (l < n_labels) e[l] += (int16_t)(uint16_t)(pr >> 16);
+  ptrdiff_t p = a + (int8_t)(uint8_t)(pr >> 8);
+  if (l < n_labels && p >= 0 && (size_t)p < n) emit[(size_t)p * n_labels + l] += (int16_t)(uint16_t)(pr >> 16);
+}
+
+/* Where key k listed at position i is looked up: the key (*lk) and the
+ * anchor its pairs count from (*a); 0 when it is skipped, a grouped member
+ * whose anchor is a position of the sequence (the member of offset 0 there
+ * brings the weights). */
+static inline int fc_chain_where(const fc_chain *c, uint64_t k, size_t i, size_t n, uint64_t *lk, ptrdiff_t *a) {
+  int off;
+  *lk = k;
+  *a = (ptrdiff_t)i;
+  if (!c->gmask || !fc_chain_key_grouped(c->gmask, k)) return 1;
+  off = fc_chain_gkey_off(k);
+  if (off == 0) return 1;
+  *a = (ptrdiff_t)i - off;
+  if (*a >= 0 && (size_t)*a < n) return 0;
+  *lk = fc_chain_gkey_anchor(k);
+  return 1;
 }
 
 /* Positions per block of fc_chain_emit_seq: enough keys in flight to hide
  * the misses, few enough that the lines fetched stay in L1/L2. */
 #define FC_CHAIN_BLOCK 16
+#define FC_CHAIN_SKIP 0xFFFFFFFFu
+#define FC_CHAIN_PADS 128 /* padding anchors looked up per sequence, at most */
 
 void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
                        uint32_t *scratch) {
-  size_t b0, k, i;
+  size_t b0, k, i, n_pad = 0;
+  const uint32_t L = c->n_labels; /* a local: emit's stores could alias c->n_labels */
+  /* the padding anchors looked up so far: several positions list one */
+  uint64_t pad_key[FC_CHAIN_PADS];
+  ptrdiff_t pad_at[FC_CHAIN_PADS];
   for (b0 = 0; b0 < n; b0 += FC_CHAIN_BLOCK) {
-    size_t b1 = n - b0 < FC_CHAIN_BLOCK ? n : b0 + FC_CHAIN_BLOCK, k0 = koff[b0], k1 = koff[b1], nover = 0;
+    size_t b1 = n - b0 < FC_CHAIN_BLOCK ? n : b0 + FC_CHAIN_BLOCK, nover = 0;
     /* stage 1: home slots, prefetched */
-    for (k = k0; k < k1; k++) {
-      uint64_t m = fc_chain_mix(keys[k]);
-      uint32_t s = (uint32_t)(((m >> 32) * c->n_slots) >> 32);
-      scratch[k] = s;
-      __builtin_prefetch(c->slots + (size_t)s * 16);
-    }
+    for (i = b0; i < b1; i++)
+      for (k = koff[i]; k < koff[i + 1]; k++) {
+        uint64_t lk, m;
+        ptrdiff_t a;
+        uint32_t s;
+        if (!fc_chain_where(c, keys[k], i, n, &lk, &a)) {
+          scratch[k] = FC_CHAIN_SKIP;
+          continue;
+        }
+        if (a != (ptrdiff_t)i) { /* a padding anchor: once */
+          size_t q;
+          for (q = 0; q < n_pad && (pad_key[q] != lk || pad_at[q] != a); q++) {
+          }
+          if (q < n_pad || n_pad == FC_CHAIN_PADS) {
+            scratch[k] = FC_CHAIN_SKIP;
+            continue;
+          }
+          pad_key[n_pad] = lk;
+          pad_at[n_pad++] = a;
+        }
+        m = fc_chain_mix(lk);
+        s = (uint32_t)(((m >> 32) * c->n_slots) >> 32);
+        scratch[k] = s;
+        __builtin_prefetch(c->slots + (size_t)s * 16);
+      }
     /* stage 2: probe and add the inline pairs; the keys with more pairs
      * than a slot holds are kept (and their pairs prefetched) for stage 3 */
     for (i = b0; i < b1; i++) {
-      int32_t *e = emit + i * c->n_labels;
       for (k = koff[i]; k < koff[i + 1]; k++) {
-        uint64_t m = fc_chain_mix(keys[k]);
-        uint32_t fp = (uint32_t)m ? (uint32_t)m : 1u, s = scratch[k], probe;
+        uint64_t lk, m;
+        ptrdiff_t a;
+        uint32_t fp, s = scratch[k], probe;
+        if (s == FC_CHAIN_SKIP) {
+          scratch[k] = 0;
+          continue;
+        }
+        fc_chain_where(c, keys[k], i, n, &lk, &a);
+        m = fc_chain_mix(lk);
+        fp = (uint32_t)m ? (uint32_t)m : 1u;
         scratch[k] = 0;
         for (probe = 0; probe <= c->max_probe; probe++) {
           const uint8_t *slot = c->slots + (size_t)s * 16;
           uint32_t f = fc_rd32(slot);
           if (f == fp) {
-            uint32_t a = fc_rd32(slot + 4);
-            if ((a & 0xFF) == FC_CHAIN_DENSE) {
-              uint32_t first = a >> 8, nw = (c->n_labels + 1) / 2;
-              if (first <= c->n_pairs && nw <= c->n_pairs - first) {
+            uint32_t w = fc_rd32(slot + 4);
+            if ((w & 0xFF) == FC_CHAIN_DENSE) {
+              uint32_t first = w >> 8, nw = (L + 1) / 2;
+              if (first <= c->n_pairs && nw <= c->n_pairs - first && a == (ptrdiff_t)i) {
                 scratch[k] = first << 8 | 0xFF; /* 0xFF: a dense row */
                 __builtin_prefetch(c->pairs + (size_t)first * 4);
                 nover++;
               }
-            } else if ((a & 0xFF) == FC_CHAIN_OVER) {
-              uint32_t first = a >> 8, cnt = fc_rd32(slot + 8);
-              if (first <= c->n_pairs && cnt <= c->n_pairs - first && cnt < 255) {
+            } else if ((w & 0xFF) == FC_CHAIN_GDENSE) {
+              uint32_t first = w >> 8, nw = (L + 1) / 2, noff;
+              if (first < c->n_pairs) {
+                noff = (fc_rd32(c->pairs + (size_t)first * 4) >> 8) & 0xFF;
+                if ((size_t)noff * nw <= c->n_pairs - first - 1) {
+                  scratch[k] = first << 8 | 0xFE; /* 0xFE: grouped rows */
+                  __builtin_prefetch(c->pairs + (size_t)first * 4 + 64);
+                  nover++;
+                }
+              }
+            } else if ((w & 0xFF) == FC_CHAIN_OVER) {
+              uint32_t first = w >> 8, cnt = fc_rd32(slot + 8);
+              if (first <= c->n_pairs && cnt <= c->n_pairs - first && cnt < 254) {
                 scratch[k] = first << 8 | cnt;
                 __builtin_prefetch(c->pairs + (size_t)first * 4);
                 nover++;
               }
             } else {
-              fc_chain_add(e, a, c->n_labels);
-              fc_chain_add(e, fc_rd32(slot + 8), c->n_labels);
-              fc_chain_add(e, fc_rd32(slot + 12), c->n_labels);
+              fc_chain_add(emit, a, n, w, L);
+              fc_chain_add(emit, a, n, fc_rd32(slot + 8), L);
+              fc_chain_add(emit, a, n, fc_rd32(slot + 12), L);
             }
             break;
           }
@@ -143,23 +211,45 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
     }
     /* stage 3: the long pair runs */
     for (i = b0; nover && i < b1; i++) {
-      int32_t *e = emit + i * c->n_labels;
       for (k = koff[i]; k < koff[i + 1]; k++) {
         uint32_t v = scratch[k], first = v >> 8, cnt = v & 0xFF, j;
-        if (cnt == 0xFF) {
+        uint64_t lk;
+        ptrdiff_t a;
+        if (!v) continue;
+        if (cnt == 0xFF) { /* a dense row: an ungrouped key, at its own position */
+          int32_t *e = emit + i * L;
           /* i16 little-endian, in place (the section is 16-byte aligned) */
           const uint8_t *row = c->pairs + (size_t)first * 4;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
           /* the row is 4-byte aligned in the mapped section (no declared type) */
           const int16_t *r16 = (const int16_t *)(const void *)row;
-          const uint32_t L = c->n_labels; /* a local: e's stores could alias c->n_labels */
           for (j = 0; j < L; j++) e[j] += r16[j];
 #else
-          for (j = 0; j < c->n_labels; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
+          for (j = 0; j < L; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
 #endif
           continue;
         }
-        for (j = 0; j < cnt; j++) fc_chain_add(e, fc_rd32(c->pairs + (size_t)(first + j) * 4), c->n_labels);
+        fc_chain_where(c, keys[k], i, n, &lk, &a);
+        if (cnt == 0xFE) { /* grouped rows, each at its offset from the anchor */
+          uint32_t hdr = fc_rd32(c->pairs + (size_t)first * 4), noff = (hdr >> 8) & 0xFF, r, nw = (L + 1) / 2;
+          ptrdiff_t p = a + (int8_t)(uint8_t)hdr;
+          for (r = 0; r < noff; r++, p++) {
+            const uint8_t *row = c->pairs + ((size_t)first + 1 + (size_t)r * nw) * 4;
+            int32_t *e;
+            if (p < 0 || (size_t)p >= n) continue;
+            e = emit + (size_t)p * L;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            {
+              const int16_t *r16 = (const int16_t *)(const void *)row;
+              for (j = 0; j < L; j++) e[j] += r16[j];
+            }
+#else
+            for (j = 0; j < L; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
+#endif
+          }
+          continue;
+        }
+        for (j = 0; j < cnt; j++) fc_chain_add(emit, a, n, fc_rd32(c->pairs + (size_t)(first + j) * 4), L);
       }
     }
   }

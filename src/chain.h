@@ -14,7 +14,7 @@
 #include "fmt.h"
 
 #define FC_CHAIN_MAGIC "FCCH"
-#define FC_CHAIN_VERSION 1
+#define FC_CHAIN_VERSION 2 /* 2: grouped templates (1, without them, is read too) */
 #define FC_CHAIN_MAX_LABELS 64
 #define FC_CHAIN_HEAD 64       /* fixed part of the header */
 #define FC_CHAIN_FORBID (-(1 << 28)) /* a transition that never occurs */
@@ -39,10 +39,36 @@ static inline uint64_t fc_chain_key(unsigned tmpl, uint64_t h) {
   return ((uint64_t)(tmpl + 1) << 56) | (fc_chain_mix(h) & 0x00FFFFFFFFFFFFFFull);
 }
 
+/* Grouped templates.  Several templates often read one thing at different
+ * places: the character at -2..+2, the pair of words (-1,0) and (0,+1).
+ * A GROUP template is keyed by that thing at an ANCHOR position a, and its
+ * key at position i = a + off carries the offset: one lookup of the
+ * anchor's key then gives the weights of every member, each pair of the
+ * slot naming the offset it scores (docs/FORMAT.md).  The task lists, at
+ * each position, the key of every member (the trainer sees per-position
+ * features, as for any template); every group must have its member of
+ * offset 0 at every position, which the decoder looks up, while it skips
+ * the other members except those whose anchor lies before the first or
+ * after the last position (the padding symbols), looked up once each.
+ * Offsets are -7..7; the template is marked in the section's group mask. */
+#define FC_CHAIN_MAX_OFF 7
+static inline uint64_t fc_chain_gkey(unsigned tmpl, uint64_t h, int off) {
+  return ((uint64_t)(tmpl + 1) << 56) | (fc_chain_mix(h) & 0x00FFFFFFFFFFFFF0ull) | (uint64_t)(off + 8);
+}
+/* The anchor's key of a grouped key (its member of offset 0), and the offset. */
+static inline uint64_t fc_chain_gkey_anchor(uint64_t k) { return (k & ~(uint64_t)0xF) | 8; }
+static inline int fc_chain_gkey_off(uint64_t k) { return (int)(k & 0xF) - 8; }
+static inline int fc_chain_key_grouped(uint64_t gmask, uint64_t k) {
+  unsigned t = (unsigned)(k >> 56);
+  return t >= 1 && t <= 64 && ((gmask >> (t - 1)) & 1);
+}
+
 typedef struct fc_chain {
   uint32_t n_labels;
   const char *label[FC_CHAIN_MAX_LABELS]; /* names, into the section */
   uint32_t beam;                          /* labels kept per position (<= n_labels) */
+  uint64_t gmask;                         /* grouped templates: bit t for template t */
+  uint32_t feature_version;               /* the task's features it was trained with */
   int32_t trans[FC_CHAIN_MAX_LABELS * FC_CHAIN_MAX_LABELS]; /* prev * n + cur */
   int32_t start[FC_CHAIN_MAX_LABELS], end[FC_CHAIN_MAX_LABELS];
   uint8_t n_pred[FC_CHAIN_MAX_LABELS];                      /* labels that may precede each label */
@@ -62,6 +88,7 @@ fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t err
  * koff[i+1]) are position i's, emit is n * n_labels.  Looks the keys up in
  * stages (slots, then their pairs) with prefetches in between, so the
  * cache misses of a sequence overlap instead of following one another.
+ * Keys of grouped templates are looked up at their anchors (fc_chain_gkey).
  * scratch holds koff[n] entries. */
 void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
                        uint32_t *scratch);

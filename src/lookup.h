@@ -9,6 +9,88 @@
 #include "model.h"
 #include "units.h"
 
+/* Lexicon words starting at t (normalised UTF-8, rest bytes from t on, at
+ * most 255) whose first run characters are of the main block
+ * (FC_UNK_LO..FC_UNK_HI, 3 bytes each; cp0 and cp1 the first two, cp1
+ * read only when run >= 2): the first from the cached table, the second
+ * with one probe of the pair index, the others three bytes at a time; a
+ * word that goes on past the run (into Latin letters, say) is followed
+ * byte by byte.  Up to FC_MAXM matches, shortest first, len in bytes from
+ * t.  Needs m->first.  Returns the count. */
+static inline size_t fc_lex_prefix_run(const fenci_model *m, uint32_t cp0, uint32_t cp1, const uint8_t *t,
+                                       size_t run, size_t rest, fc_dat_match *lm) {
+  size_t nl, k, done;
+  uint32_t node, n2, w2;
+  const uint32_t *fe = m->first + 2 * (cp0 - FC_UNK_LO);
+  node = fe[0];
+  if (node == FC_NO_NODE) return 0;
+  nl = 0;
+  if (fe[1] != FC_NO_NODE) {
+    lm[0].len = 3;
+    lm[0].value = fe[1];
+    nl = 1;
+  }
+  done = 1;
+  if (run >= 2 && m->pairs.slots) {
+    if (!fc_pairs_find(&m->pairs, cp0, cp1, &n2, &w2)) return nl;
+    if (w2 != FC_PAIR_NONE) {
+      lm[nl].len = 6;
+      lm[nl].value = w2;
+      nl++;
+    }
+    if (n2 == FC_PAIR_NONE) return nl;
+    node = n2;
+    done = 2;
+  }
+  if (3 * done >= rest) return nl;
+  if (run > done) {
+    size_t c = run - done;
+    if (3 * (done + c) > rest) c = rest / 3 - done;
+    k = fc_dat_prefix3(&m->trie, &node, t + 3 * done, c, lm + nl, FC_MAXM - nl);
+    if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+    for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
+    if (node == FC_DAT_NO_NODE) return nl;
+    done += c;
+    if (3 * done >= rest) return nl;
+  }
+  k = fc_dat_prefix_from(&m->trie, node, t + 3 * done, rest - 3 * done, lm + nl, FC_MAXM - nl);
+  if (k > FC_MAXM - nl) k = FC_MAXM - nl;
+  for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
+  return nl;
+}
+
+/* The main-block character (FC_UNK_LO..FC_UNK_HI) whose UTF-8 starts s
+ * (3 bytes readable), or 0. */
+static inline uint32_t fc_lex_h3(const uint8_t *s) {
+  uint32_t cp;
+  if ((s[0] & 0xF0) != 0xE0 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
+  cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3Fu);
+  return cp >= FC_UNK_LO && cp <= FC_UNK_HI ? cp : 0;
+}
+
+/* The lexicon word spelt exactly s (normalised UTF-8, len bytes): 1 and
+ * its index in *value, or 0.  Words of main-block characters take the
+ * cached first and pair steps, as in the lattice. */
+static inline int fc_lex_find(const fenci_model *m, const uint8_t *s, size_t len, uint32_t *value) {
+  uint32_t v, c0 = len >= 3 && m->first ? fc_lex_h3(s) : 0, c1, n2;
+  if (c0) {
+    const uint32_t *fe = m->first + 2 * (c0 - FC_UNK_LO);
+    if (len == 3) v = fe[1];
+    else if (fe[0] == FC_NO_NODE) return 0;
+    else if (len >= 6 && m->pairs.slots && (c1 = fc_lex_h3(s + 3)) != 0) {
+      if (!fc_pairs_find(&m->pairs, c0, c1, &n2, &v)) return 0;
+      if (len > 6 && (n2 == FC_PAIR_NONE || !fc_dat_find_from(&m->trie, n2, s + 6, len - 6, &v))) return 0;
+    } else if (!fc_dat_find_from(&m->trie, fe[0], s + 3, len - 3, &v)) {
+      return 0;
+    }
+  } else if (!fc_dat_find(&m->trie, s, len, &v)) {
+    return 0;
+  }
+  if (v == FC_NO_NODE || v >= m->n_words) return 0;
+  *value = v;
+  return 1;
+}
+
 /* Lexicon words (not user words) starting at unit i of a scan filled by
  * fc_scan_units: up to FC_MAXM matches, shortest first; len counts
  * normalised bytes from unit i (see fc_scan_unit_ending).  run: the number
@@ -16,57 +98,14 @@
  * a smaller count than the true one is also correct, only slower).
  * Returns the count. */
 static inline size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size_t i, size_t run, fc_dat_match *lm) {
-  size_t nl, k, start = s->ns[i], done;
+  size_t nl, start = s->ns[i];
   const uint8_t *t = s->nb + start;
   size_t rest = s->nbn - start;
   if (rest > 255) rest = 255;
-  if (run && m->first) {
-    /* a run of characters of the main block: the first from the cached
-     * table, the second with one probe of the pair index, the others three
-     * bytes at a time; a word that goes on past the run (into Latin
-     * letters, say) is followed byte by byte */
-    uint32_t cp = s->u[i].cp, node, n2, w2;
-    const uint32_t *fe = m->first + 2 * (cp - FC_UNK_LO);
-    node = fe[0];
-    if (node == FC_NO_NODE) return 0;
-    nl = 0;
-    if (fe[1] != FC_NO_NODE) {
-      lm[0].len = 3;
-      lm[0].value = fe[1];
-      nl = 1;
-    }
-    done = 1;
-    if (run >= 2 && m->pairs.slots) {
-      if (!fc_pairs_find(&m->pairs, cp, s->u[i + 1].cp, &n2, &w2)) return nl;
-      if (w2 != FC_PAIR_NONE) {
-        lm[nl].len = 6;
-        lm[nl].value = w2;
-        nl++;
-      }
-      if (n2 == FC_PAIR_NONE) return nl;
-      node = n2;
-      done = 2;
-    }
-    if (3 * done >= rest) return nl;
-    if (run > done) {
-      size_t c = run - done;
-      if (3 * (done + c) > rest) c = rest / 3 - done;
-      k = fc_dat_prefix3(&m->trie, &node, t + 3 * done, c, lm + nl, FC_MAXM - nl);
-      if (k > FC_MAXM - nl) k = FC_MAXM - nl;
-      for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
-      if (node == FC_DAT_NO_NODE) return nl;
-      done += c;
-      if (3 * done >= rest) return nl;
-    }
-    k = fc_dat_prefix_from(&m->trie, node, t + 3 * done, rest - 3 * done, lm + nl, FC_MAXM - nl);
-    if (k > FC_MAXM - nl) k = FC_MAXM - nl;
-    for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
-    return nl;
-  }
+  if (run && m->first) return fc_lex_prefix_run(m, s->u[i].cp, run >= 2 ? s->u[i + 1].cp : 0, t, run, rest, lm);
   nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
   return nl > FC_MAXM ? FC_MAXM : nl;
 }
-
 
 /* Unknown-word candidates (lexicon mode): spans of 2..FC_UNK_MAX Han units
  * that are no lexicon word, scored by how likely each character is to begin,

@@ -12,6 +12,7 @@
 #include "model.h"
 #include "chain.h"
 #include "nertag.h"
+#include "postag.h"
 
 /* Unknown-word candidates: base cost and pruning limit, chosen on the dev
  * slices (PKU 1998-01-28..31 and the last 10% of MSRA train): base 4 gave
@@ -288,6 +289,12 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
     uint32_t l;
     if (!(m->pos = fc_malloc(&m->a, sizeof *m->pos))) return FENCI_NOMEM;
     rc = fc_chain_view(m->pos, me, err, errlen);
+    if (rc == FENCI_OK && m->pos->feature_version != FC_POS_FEATURE_VERSION) {
+      /* the weights belong to other features: tags would be noise */
+      fc_errf(err, errlen, "POSM: trained with tagger features version %u, this library has %d: retrain (make models)",
+              (unsigned)m->pos->feature_version, FC_POS_FEATURE_VERSION);
+      rc = FENCI_BADFORMAT;
+    }
     if (rc != FENCI_OK) return rc;
     ix = fc_realloc(&m->a, (void *)m->tag_index, (m->n_tags + 1 + m->pos->n_labels) * sizeof *ix);
     if (!ix) return FENCI_NOMEM;
@@ -305,6 +312,11 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
   if (rc == FENCI_OK && (me = fc_fmt_find(&m->file, "NERM")) != NULL) {
     if (!(m->ner = fc_malloc(&m->a, sizeof *m->ner))) return FENCI_NOMEM;
     rc = fc_chain_view(m->ner, me, err, errlen);
+    if (rc == FENCI_OK && m->ner->feature_version != FC_NER_FEATURE_VERSION) {
+      fc_errf(err, errlen, "NERM: trained with recogniser features version %u, this library has %d: retrain (make models)",
+              (unsigned)m->ner->feature_version, FC_NER_FEATURE_VERSION);
+      rc = FENCI_BADFORMAT;
+    }
     if (rc == FENCI_OK && m->ner->n_labels != FC_NER_N_LABELS) {
       fc_errf(err, errlen, "NERM: %u labels, the recogniser has %d", (unsigned)m->ner->n_labels, FC_NER_N_LABELS);
       rc = FENCI_BADFORMAT;

@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "chars.h"
+#include "lookup.h"
 #include "model.h"
 #include "nertag.h"
 
@@ -91,11 +92,19 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
   w->noff[n] = (uint32_t)o;
   if (!m) return FENCI_OK;
   for (i = 0; i < n; i++) {
-    fc_dat_match mt[FC_NER_LEXMAX + 1];
-    size_t end = i + FC_NER_LEXMAX < n ? i + FC_NER_LEXMAX : n, k, nm, j;
+    fc_dat_match mt[FC_MAXM];
+    size_t end = i + FC_NER_LEXMAX < n ? i + FC_NER_LEXMAX : n, k, nm, j, run;
     if (w->cls[i] != FC_C_HAN) continue;
-    nm = fc_dat_prefix(&m->trie, w->norm + w->noff[i], w->noff[end] - w->noff[i], mt, FC_NER_LEXMAX + 1);
-    if (nm > FC_NER_LEXMAX + 1) nm = FC_NER_LEXMAX + 1;
+    /* a run of main-block characters takes the lexicon's cached first and
+     * pair steps (lookup.h), the rest the trie walk byte by byte */
+    for (run = 0; i + run < end && w->cp[i + run] >= FC_UNK_LO && w->cp[i + run] <= FC_UNK_HI; run++) {
+    }
+    if (run && m->first)
+      nm = fc_lex_prefix_run(m, w->cp[i], run >= 2 ? w->cp[i + 1] : 0, w->norm + w->noff[i], run,
+                             w->noff[end] - w->noff[i], mt);
+    else
+      nm = fc_dat_prefix(&m->trie, w->norm + w->noff[i], w->noff[end] - w->noff[i], mt, FC_MAXM);
+    if (nm > FC_MAXM) nm = FC_MAXM;
     for (k = 0; k < nm; k++) {
       /* the match's length in characters */
       size_t len = 0;
@@ -120,6 +129,8 @@ enum {
   N_BIAS, N_C0, N_CM1, N_CP1, N_CM2, N_CP2, N_BM1, N_BP1, N_BM2, N_BP2, N_TRI, N_CLS, N_LB, N_LE, N_LM,
   N_LBC, N_LEC, N_LMC, N_LEXALL
 };
+/* N_CM1.. N_CP2 and N_BM1, N_BM2, N_BP2 are members of these groups now */
+const uint64_t fc_ner_groups = (1ull << N_C0) | (1ull << N_BP1);
 
 size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys) {
   size_t k = 0;
@@ -127,16 +138,20 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys) {
 #define CL(d) ((ptrdiff_t)i + (d) < 0 ? 30u : (size_t)((ptrdiff_t)i + (d)) >= n ? 31u : (uint32_t)w->cls[i + (d)])
 #define K(t, h) keys[k++] = fc_chain_key((t), (h))
   uint64_t cm2 = C(-2), cm1 = C(-1), c0 = C(0), cp1 = C(1), cp2 = C(2);
+#define G(t, h, off) keys[k++] = fc_chain_gkey((t), (h), (off))
   K(N_BIAS, 1);
-  K(N_C0, c0);
-  K(N_CM1, cm1);
-  K(N_CP1, cp1);
-  K(N_CM2, cm2);
-  K(N_CP2, cp2);
-  K(N_BM1, cm1 << 21 | c0);
-  K(N_BP1, c0 << 21 | cp1);
-  K(N_BM2, cm2 << 21 | cm1);
-  K(N_BP2, cp1 << 21 | cp2);
+  /* two groups (FC_NER_GROUPS): the character at -2..+2, anchored at that
+   * character, and the pairs (-2,-1) .. (+1,+2), anchored at their first */
+  G(N_C0, c0, 0);
+  G(N_C0, cm1, 1);
+  G(N_C0, cp1, -1);
+  G(N_C0, cm2, 2);
+  G(N_C0, cp2, -2);
+  G(N_BP1, cm1 << 21 | c0, 1);
+  G(N_BP1, c0 << 21 | cp1, 0);
+  G(N_BP1, cm2 << 21 | cm1, 2);
+  G(N_BP1, cp1 << 21 | cp2, -1);
+#undef G
   K(N_TRI, (cm1 << 42) | (c0 << 21) | cp1);
   K(N_CLS, (uint64_t)CL(-1) << 16 | CL(0) << 8 | CL(1));
   K(N_LB, (uint64_t)w->lb[i] << 8 | w->tb[i]);

@@ -12,7 +12,7 @@
 #include "chain.h"
 #include "fenci.h"
 
-#define FC_NER_FEATURE_VERSION 1
+#define FC_NER_FEATURE_VERSION 2 /* 2: the character and pair templates grouped (chain.h) */
 #define FC_NER_MAX_KEYS 24
 #define FC_NER_MAX_SEQ 300 /* characters per decoded piece; a sentence is cut at punctuation first */
 #define FC_NER_N_LABELS 13
@@ -50,6 +50,8 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const struct fenci_model *m, const uint3
                         const fenci_alloc *a);
 /* The keys of character i of the n prepared ones; their count. */
 size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys);
+/* The grouped templates of fc_ner_keys (fc_chain_opts.group_mask). */
+extern const uint64_t fc_ner_groups;
 /* The length of the first piece of cps[0..n) that is labelled alone:
  * through the next sentence end (。！？；!?; or a line end), at most
  * FC_NER_MAX_SEQ characters.  Training cuts its sentences the same way. */

@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "chars.h"
+#include "lookup.h"
 #include "model.h"
 #include "postag.h"
 
@@ -107,7 +108,7 @@ fenci_rc fc_pos_prepare(fc_pos_work *w, const fenci_model *m, const fc_posword *
       w->last2[i] = (uint32_t)fc_chain_mix((uint64_t)prev << 21 | (nch ? cp : 0));
     }
     w->lextag[i] = 0;
-    if (m && w->noff[i + 1] > w->noff[i] && fc_dat_find(&m->trie, w->norm + w->noff[i], w->noff[i + 1] - w->noff[i], &v))
+    if (m && w->noff[i + 1] > w->noff[i] && fc_lex_find(m, w->norm + w->noff[i], w->noff[i + 1] - w->noff[i], &v))
       w->lextag[i] = (uint16_t)(fc_model_tag(m, v) + 1); /* 1: a lexicon word without a tag */
   }
   return FENCI_OK;
@@ -118,6 +119,11 @@ enum {
   T_BIAS, T_W0, T_WM1, T_WP1, T_WM1W0, T_W0WP1, T_WM2, T_WP2, T_FIRST, T_LAST, T_FIRST2, T_LAST2,
   T_LENKIND, T_LEX, T_LEXLAST, T_JOINL, T_JOINR, T_LEXCTX, T_FIRSTLEN, T_LASTLEN, T_LASTM1, T_FIRSTP1
 };
+
+/* T_WM1, T_WP1, T_WM2, T_WP2, T_WM1W0, T_JOINL, T_LASTM1 and T_FIRSTP1
+ * are members of these groups now (their numbers stay unused) */
+const uint64_t fc_pos_groups = (1ull << T_W0) | (1ull << T_W0WP1) | (1ull << T_FIRST) | (1ull << T_LAST) |
+                               (1ull << T_JOINR);
 
 static uint64_t fc_pos_word_hash(const fc_pos_work *w, size_t n, ptrdiff_t i) {
   if (i < 0) return 0x51;
@@ -133,16 +139,20 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   uint32_t lm1 = i > 0 ? w->last[i - 1] : 0x110001, fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
   uint32_t tm1 = i > 0 ? w->lextag[i - 1] : 0xFFFF, tp1 = i + 1 < n ? w->lextag[i + 1] : 0xFFFE;
 #define K(t, h) keys[k++] = fc_chain_key((t), (h))
+#define G(t, h, off) keys[k++] = fc_chain_gkey((t), (h), (off))
   K(T_BIAS, 1);
-  K(T_W0, w0);
-  K(T_WM1, wm1);
-  K(T_WP1, wp1);
-  K(T_WM1W0, wm1 * 0x9E3779B97F4A7C15ull ^ w0);
-  K(T_W0WP1, w0 * 0x9E3779B97F4A7C15ull ^ wp1);
-  K(T_WM2, fc_pos_word_hash(w, n, j - 2));
-  K(T_WP2, fc_pos_word_hash(w, n, j + 2));
-  K(T_FIRST, w->first[i]);
-  K(T_LAST, w->last[i]);
+  /* groups (fc_pos_groups): the word at -2..+2, the word pairs (-1,0)
+   * and (0,+1), the first and the last character of this word and of its
+   * neighbour, and the join of two words' last and first characters */
+  G(T_W0, w0, 0);
+  G(T_W0, wm1, 1);
+  G(T_W0, wp1, -1);
+  G(T_W0WP1, wm1 * 0x9E3779B97F4A7C15ull ^ w0, 1);
+  G(T_W0WP1, w0 * 0x9E3779B97F4A7C15ull ^ wp1, 0);
+  G(T_W0, fc_pos_word_hash(w, n, j - 2), 2);
+  G(T_W0, fc_pos_word_hash(w, n, j + 2), -2);
+  G(T_FIRST, w->first[i], 0);
+  G(T_LAST, w->last[i], 0);
   if (nch >= 3) {
     K(T_FIRST2, w->first2[i]);
     K(T_LAST2, w->last2[i]);
@@ -150,14 +160,15 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   K(T_LENKIND, (uint64_t)nch << 8 | words[i].kind);
   K(T_LEX, w->lextag[i]);
   K(T_LEXLAST, (uint64_t)w->lextag[i] << 32 | w->last[i]);
-  K(T_JOINL, (uint64_t)lm1 << 32 | w->first[i]);
-  K(T_JOINR, (uint64_t)w->last[i] << 32 | fp1);
+  G(T_JOINR, (uint64_t)lm1 << 32 | w->first[i], 1);
+  G(T_JOINR, (uint64_t)w->last[i] << 32 | fp1, 0);
   K(T_LEXCTX, (uint64_t)tm1 << 32 | (uint64_t)w->lextag[i] << 16 | tp1);
   K(T_FIRSTLEN, (uint64_t)w->first[i] << 8 | nch);
   K(T_LASTLEN, (uint64_t)w->last[i] << 8 | nch);
-  K(T_LASTM1, lm1);
-  K(T_FIRSTP1, fp1);
+  G(T_LAST, lm1, 1);
+  G(T_FIRST, fp1, -1);
 #undef K
+#undef G
   return k;
 }
 

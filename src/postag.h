@@ -12,7 +12,7 @@
 #include "chain.h"
 #include "fenci.h"
 
-#define FC_POS_FEATURE_VERSION 1
+#define FC_POS_FEATURE_VERSION 2 /* 2: word, pair and character templates grouped (chain.h) */
 #define FC_POS_MAX_KEYS 24
 #define FC_POS_MAX_SEQ 400 /* words per decoded sequence; longer runs are cut */
 
@@ -53,6 +53,8 @@ fenci_rc fc_pos_prepare(fc_pos_work *w, const struct fenci_model *m, const fc_po
 /* The feature keys of word i of the n prepared words; returns their count
  * (at most FC_POS_MAX_KEYS). */
 size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys);
+/* The grouped templates of fc_pos_keys (fc_chain_opts.group_mask). */
+extern const uint64_t fc_pos_groups;
 
 /* Tags words[0..n) with labeller c into labels[n] (label indexes of c);
  * sequences longer than FC_POS_MAX_SEQ are tagged in pieces. */

@@ -139,8 +139,10 @@ static int ct_forbidden(const fc_chain_opts *o, uint32_t L, size_t i) {
   return o->forbid_end && o->forbid_end[i - (size_t)L * L - L];
 }
 
-/* The quantised pairs of feature f (label | weight << 16), into pr; their count. */
-static size_t ct_pairs(const ct_state *s, size_t f, double scale, double cf, uint32_t *pr) {
+/* The quantised pairs of feature f (label | off << 8 | weight << 16: off
+ * the offset its slot's anchor scores, 0 but for grouped keys), appended
+ * to pr; their count. */
+static size_t ct_pairs(const ct_state *s, size_t f, double scale, double cf, int off, uint32_t *pr) {
   size_t np = 0;
   uint32_t i;
   for (i = 0; i < s->L; i++) {
@@ -148,9 +150,53 @@ static size_t ct_pairs(const ct_state *s, size_t f, double scale, double cf, uin
     if (labs(q) > s->o->prune) {
       if (q > 32767) q = 32767;
       if (q < -32767) q = -32767;
-      pr[np++] = i | (uint32_t)(uint16_t)(int16_t)q << 16;
+      pr[np++] = i | (uint32_t)(uint8_t)(int8_t)off << 8 | (uint32_t)(uint16_t)(int16_t)q << 16;
     }
   }
+  return np;
+}
+
+/* The key a feature is stored under (its anchor's, for grouped templates)
+ * and the offset of its pairs. */
+static uint64_t ct_slot_key(const fc_chain_opts *o, uint64_t k, int *off) {
+  *off = 0;
+  if (!o->group_mask || !fc_chain_key_grouped(o->group_mask, k)) return k;
+  *off = fc_chain_gkey_off(k);
+  return fc_chain_gkey_anchor(k);
+}
+
+/* Features in the order they are stored: by first occurrence; with groups
+ * by slot key, then offset, so the members of a slot come together. */
+static const ct_state *ct_sort_state;
+static int ct_order_cmp(const void *x, const void *y) {
+  const ct_state *s = ct_sort_state;
+  size_t a = *(const size_t *)x, b = *(const size_t *)y;
+  int oa, ob;
+  uint64_t ka = ct_slot_key(s->o, s->fkey[a], &oa), kb = ct_slot_key(s->o, s->fkey[b], &ob);
+  if (ka != kb) return ka < kb ? -1 : 1;
+  if (oa != ob) return oa < ob ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+/* The pairs of the slot whose members start at order[*at] into pr (room
+ * for CT_SLOT_PAIRS); advances *at past them; *single: one ungrouped
+ * feature.  Returns the count. */
+#define CT_SLOT_PAIRS ((2 * FC_CHAIN_MAX_OFF + 1) * FC_CHAIN_MAX_LABELS)
+static size_t ct_slot_pairs(const ct_state *s, const size_t *order, size_t *at, double scale, double cf, uint32_t *pr,
+                            uint64_t *key, int *single) {
+  size_t np = 0, j = *at;
+  int off;
+  uint64_t k = ct_slot_key(s->o, s->fkey[order[j]], &off);
+  *key = k;
+  *single = !(s->o->group_mask && fc_chain_key_grouped(s->o->group_mask, s->fkey[order[j]]));
+  do {
+    /* a member per offset; a slot holds at most 253 pairs (the decoder's
+     * count is a byte): a task's groups stay below (POS: 5 x 44 labels) */
+    if (np + s->L <= CT_SLOT_PAIRS) np += ct_pairs(s, order[j], scale, cf, off, pr + np);
+    if (np > 253) np = 253;
+    j++;
+  } while (!*single && j < s->F && ct_slot_key(s->o, s->fkey[order[j]], &off) == k);
+  *at = j;
   return np;
 }
 
@@ -163,15 +209,42 @@ static void ct_put32(uint8_t *p, uint32_t v) {
 
 /* Features with this many labels weighted are stored as dense rows. */
 #define CT_DENSE_AT 12
+#ifndef CT_GROWS_AT
+#define CT_GROWS_AT 2
+#endif
+
+/* A grouped slot's pairs as rows (FC_CHAIN_GDENSE): the offsets it spans
+ * (*lo, *noff) and the words the rows take, header included. */
+static size_t ct_grows(const uint32_t *pr, size_t np, uint32_t L, int *lo, int *noff) {
+  int mn = 127, mx = -128;
+  size_t k;
+  for (k = 0; k < np; k++) {
+    int o = (int8_t)(uint8_t)(pr[k] >> 8);
+    if (o < mn) mn = o;
+    if (o > mx) mx = o;
+  }
+  *lo = mn;
+  *noff = mx - mn + 1;
+  return 1 + (size_t)*noff * ((L + 1) / 2);
+}
 
 /* Quantises the averaged weights into a labeller section (docs/FORMAT.md). */
 static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   const fc_chain_opts *o = s->o;
-  uint32_t L = s->L, i, pr[FC_CHAIN_MAX_LABELS], max_probe = 0;
-  size_t f, nt = (size_t)L * L + 2 * L, n_keep = 0, n_over = 0, n_slots, names = 0, toff, soff, poff, total;
+  uint32_t L = s->L, i, pr[CT_SLOT_PAIRS], max_probe = 0;
+  size_t f, nt = (size_t)L * L + 2 * L, n_keep = 0, n_over = 0, n_slots, names = 0, toff, soff, poff, total, at;
   double mx = 0, scale, cf = (double)s->c;
   fc_buf b;
   uint8_t *img;
+  size_t *order = fc_malloc(s->a, (s->F ? s->F : 1) * sizeof *order);
+  uint64_t key;
+  int single;
+  if (!order) return FENCI_NOMEM;
+  for (f = 0; f < s->F; f++) order[f] = f;
+  if (o->group_mask) {
+    ct_sort_state = s; /* the trainer is single-threaded */
+    qsort(order, s->F, sizeof *order, ct_order_cmp);
+  }
   for (f = 0; f < (size_t)s->F * L; f++) {
     double v = fabs(s->w[f] - s->acc[f] / cf);
     if (v > mx) mx = v;
@@ -182,14 +255,19 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
       if (v > mx) mx = v;
     }
   scale = mx > 0 ? 32000.0 / mx : 1.0;
-  /* kept features, and the pairs of those with more than a slot holds */
-  for (f = 0; f < s->F; f++) {
-    size_t np = ct_pairs(s, f, scale, cf, pr);
+  /* kept slots, and the pairs of those with more than a slot holds */
+  for (at = 0; at < s->F;) {
+    size_t np = ct_slot_pairs(s, order, &at, scale, cf, pr, &key, &single);
+    int lo, noff;
     if (np) n_keep++;
-    if (np >= CT_DENSE_AT) n_over += (L + 1) / 2;
+    if (single && np >= CT_DENSE_AT) n_over += (L + 1) / 2;
+    else if (!single && np > 3 && ct_grows(pr, np, L, &lo, &noff) <= CT_GROWS_AT * np) n_over += ct_grows(pr, np, L, &lo, &noff);
     else if (np > 3) n_over += np;
   }
-  if (n_over >= (1u << 24)) return FENCI_BADARG;
+  if (n_over >= (1u << 24)) {
+    fc_free(s->a, order);
+    return FENCI_BADARG;
+  }
   n_slots = n_keep + n_keep / 2 + 1;
   for (i = 0; i < L; i++) names += strlen(o->labels[i]) + 1;
   toff = (FC_CHAIN_HEAD + names + 3) & ~(size_t)3;
@@ -197,15 +275,19 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   poff = soff + n_slots * 16;
   total = poff + n_over * 4;
   fc_buf_init(&b, s->a);
-  if (fc_buf_reserve(&b, total)) return FENCI_NOMEM;
+  if (fc_buf_reserve(&b, total)) {
+    fc_free(s->a, order);
+    return FENCI_NOMEM;
+  }
   memset(b.data, 0, total);
   b.len = total;
   img = b.data;
   {
     size_t pi = 0;
-    for (f = 0; f < s->F; f++) {
-      size_t np = ct_pairs(s, f, scale, cf, pr), h, k;
-      uint64_t m = fc_chain_mix(s->fkey[f]);
+    for (at = 0; at < s->F;) {
+      size_t np = ct_slot_pairs(s, order, &at, scale, cf, pr, &key, &single), h, k;
+      int lo = 0, noff = 0;
+      uint64_t m = fc_chain_mix(key);
       uint32_t fp = (uint32_t)m ? (uint32_t)m : 1u, probe = 0;
       uint8_t *slot;
       if (!np) continue;
@@ -221,7 +303,24 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
       ct_put32(slot, fp);
       if (np <= 3) {
         for (k = 0; k < 3; k++) ct_put32(slot + 4 + 4 * k, k < np ? pr[k] : 0xFFu);
-      } else if (np >= CT_DENSE_AT) {
+      } else if (!single && ct_grows(pr, np, L, &lo, &noff) <= CT_GROWS_AT * np) {
+        /* a grouped key weighing most labels at its offsets: rows, added
+         * with vector instructions, in fewer bytes than the pairs */
+        uint8_t *row = img + poff + pi * 4;
+        size_t nw = (L + 1) / 2;
+        ct_put32(slot + 4, 0xFCu | (uint32_t)pi << 8);
+        ct_put32(slot + 8, 0);
+        ct_put32(slot + 12, 0xFFu);
+        ct_put32(row, (uint32_t)(uint8_t)(int8_t)lo | (uint32_t)noff << 8);
+        for (k = 0; k < np; k++) {
+          uint32_t l = pr[k] & 0xFF;
+          int r = (int8_t)(uint8_t)(pr[k] >> 8) - lo;
+          uint8_t *cell = row + 4 + ((size_t)r * nw) * 4 + 2 * l;
+          cell[0] = (uint8_t)(pr[k] >> 16);
+          cell[1] = (uint8_t)(pr[k] >> 24);
+        }
+        pi += 1 + (size_t)noff * nw;
+      } else if (single && np >= CT_DENSE_AT) {
         /* most labels weighted (generic features): a row the decoder adds
          * with vector instructions */
         uint8_t *row = img + poff + pi * 4;
@@ -246,7 +345,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   memcpy(img, FC_CHAIN_MAGIC, 4);
   {
     uint32_t hv[11];
-    hv[0] = FC_CHAIN_VERSION;
+    hv[0] = o->group_mask ? 2 : 1; /* a labeller without groups stays readable by version-1 readers */
     hv[1] = L;
     hv[2] = o->beam && o->beam < L ? o->beam : L;
     hv[3] = (uint32_t)n_slots;
@@ -258,7 +357,10 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
     hv[9] = (uint32_t)poff;
     hv[10] = o->feature_version;
     for (i = 0; i < 11; i++) ct_put32(img + 4 + 4 * i, hv[i]);
+    ct_put32(img + 48, (uint32_t)o->group_mask);
+    ct_put32(img + 52, (uint32_t)(o->group_mask >> 32));
   }
+  fc_free(s->a, order);
   {
     size_t k = FC_CHAIN_HEAD;
     for (i = 0; i < L; i++) {

@@ -41,6 +41,7 @@ typedef struct fc_chain_opts {
   const uint8_t *forbid_start; /* n_labels: never first, or NULL */
   const uint8_t *forbid_end;   /* n_labels: never last, or NULL */
   uint32_t feature_version;    /* the task's, stored in the header */
+  uint64_t group_mask;         /* bit t: template t is grouped (fc_chain_gkey keys) */
   int iters;                   /* at most (default 10); the best on dev is kept */
   int patience;                /* stop after this many iterations without a dev gain (0: never) */
   uint64_t seed;               /* shuffling; same data and seed => same bytes */

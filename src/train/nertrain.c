@@ -184,6 +184,7 @@ fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, siz
     co.forbid_start = fstart;
     co.forbid_end = fend;
     co.feature_version = FC_NER_FEATURE_VERSION;
+    co.group_mask = fc_ner_groups;
     co.iters = o->iters;
     co.patience = o->patience;
     co.seed = o->seed;

@@ -105,6 +105,7 @@ fenci_rc fc_train_pos(const fenci_model *lex, const fc_corpus *train, const fc_c
     co.labels = labels;
     co.beam = 4; /* dev accuracy 95.85%, as with 6 (95.87%) and all 44 labels */
     co.feature_version = FC_POS_FEATURE_VERSION;
+    co.group_mask = fc_pos_groups;
     co.iters = o->iters;
     co.patience = o->patience;
     co.seed = o->seed;

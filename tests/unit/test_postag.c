@@ -178,7 +178,7 @@ static void test_corrupt(const fenci_model *m) {
     fc_section s2 = *sec;
     uint8_t *al = img + ((16 - ((uintptr_t)img & 15)) & 15);
     s2.data = al;
-    for (off = 4; off < 48; off += 4) {
+    for (off = 4; off < 64; off += 4) { /* the group mask (48..55) too */
       size_t b;
       for (b = 0; b < 4; b++) {
         memcpy(al, sec->data, sec->size);

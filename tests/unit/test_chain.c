@@ -1,0 +1,101 @@
+/* test_chain.c - the labeller core's grouped templates: a labeller trained
+ * with the characters at -2..+2 as one grouped template labels exactly as
+ * the same features as five ordinary templates (the grouped table, its
+ * padding anchors, offsets and rows give the same emissions), learns a
+ * rule that needs the neighbours, and is smaller; a labeller with groups
+ * records them (version 2) and one without stays version 1. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+#include "harness.h"
+#include "train/chaintrain.h"
+
+#define N_SYM 40
+#define PAD_L 1000u /* the symbols before the first and after the last position */
+#define PAD_R 1001u
+
+static unsigned tc_seed = 12345;
+static unsigned tc_rand(void) {
+  tc_seed = tc_seed * 1103515245u + 12345u;
+  return tc_seed >> 8;
+}
+
+/* Sequences of random symbols; the label of i depends on its neighbours. */
+static void tc_data(fc_chain_data *dg, fc_chain_data *du, size_t n_seq, int grouped_only) {
+  size_t q, i;
+  int d;
+  for (q = 0; q < n_seq; q++) {
+    unsigned sym[64];
+    size_t n = 1 + tc_rand() % 60;
+    for (i = 0; i < n; i++) sym[i] = tc_rand() % N_SYM;
+    for (i = 0; i < n; i++) {
+      uint64_t kg[6], ku[6];
+      /* the previous symbol's class; at the start, the next one's */
+      unsigned l = i > 0 ? sym[i - 1] % 3 : i + 1 < n ? sym[i + 1] % 3 : 2;
+      kg[0] = ku[0] = fc_chain_key(0, 1);
+      for (d = -2; d <= 2; d++) {
+        ptrdiff_t j = (ptrdiff_t)i + d;
+        unsigned c = j < 0 ? PAD_L : (size_t)j >= n ? PAD_R : sym[j];
+        /* the character at i + d: anchored there, it scores offset -d */
+        kg[3 + d] = fc_chain_gkey(1, c, -d);
+        ku[3 + d] = fc_chain_key((unsigned)(2 + d + 2), c);
+      }
+      OK(fc_chain_data_add(dg, kg, 6, (uint8_t)l) == 0, "add");
+      if (!grouped_only) OK(fc_chain_data_add(du, ku, 6, (uint8_t)l) == 0, "add");
+    }
+    OK(fc_chain_data_end(dg) == 0, "end");
+    if (!grouped_only) OK(fc_chain_data_end(du) == 0, "end");
+  }
+}
+
+int main(void) {
+  static const char *const labels[3] = {"a", "b", "c"};
+  fc_chain_data tg, tu, vg, vu;
+  fc_chain_opts o;
+  uint8_t *sg = NULL, *su = NULL, *pg, *pu;
+  size_t lg = 0, lu = 0, i, same = 0, right = 0;
+  double score;
+  int best;
+  char err[256];
+  fc_chain_data_init(&tg, NULL);
+  fc_chain_data_init(&tu, NULL);
+  fc_chain_data_init(&vg, NULL);
+  fc_chain_data_init(&vu, NULL);
+  tc_data(&tg, &tu, 600, 0);
+  tc_data(&vg, &vu, 200, 0);
+  memset(&o, 0, sizeof o);
+  o.n_labels = 3;
+  o.labels = labels;
+  o.iters = 6;
+  o.seed = 3;
+  o.min_count = 1;
+  INT_EQ(fc_chain_train(&tu, NULL, &o, NULL, &su, &lu, &score, &best, err, sizeof err), FENCI_OK);
+  o.group_mask = 1ull << 1;
+  INT_EQ(fc_chain_train(&tg, NULL, &o, NULL, &sg, &lg, &score, &best, err, sizeof err), FENCI_OK);
+  OK(sg && su && lg < lu, "the grouped labeller is smaller (%zu vs %zu bytes)", lg, lu);
+  if (sg && su) {
+    INT_EQ(fc_rd32(sg + 4), 2);
+    INT_EQ(fc_rd32(su + 4), 1);
+    OK(fc_rd64(sg + 48) == 2, "group mask recorded");
+    pg = malloc(vg.n_pos);
+    pu = malloc(vu.n_pos);
+    INT_EQ(fc_chain_label_all(sg, lg, &vg, pg, NULL), FENCI_OK);
+    INT_EQ(fc_chain_label_all(su, lu, &vu, pu, NULL), FENCI_OK);
+    for (i = 0; i < vg.n_pos; i++) {
+      same += pg[i] == pu[i];
+      right += pg[i] == vg.gold[i];
+    }
+    OK(same == vg.n_pos, "grouped and ungrouped labels differ at %zu of %zu positions", vg.n_pos - same, vg.n_pos);
+    OK(right * 100 >= vg.n_pos * 97, "held-out accuracy %zu of %zu", right, vg.n_pos);
+    free(pg);
+    free(pu);
+  }
+  free(sg);
+  free(su);
+  fc_chain_data_free(&tg);
+  fc_chain_data_free(&tu);
+  fc_chain_data_free(&vg);
+  fc_chain_data_free(&vu);
+  TEST_DONE();
+}
