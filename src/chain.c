@@ -104,6 +104,10 @@ static inline int fc_chain_where(const fc_chain *c, uint64_t k, size_t i, size_t
   *lk = k;
   *a = (ptrdiff_t)i;
   if (!c->gmask || !fc_chain_key_grouped(c->gmask, k)) return 1;
+  if ((k & 0xF) == 0) { /* anchor-only */
+    *lk = fc_chain_gkey_anchor(k);
+    return 1;
+  }
   off = fc_chain_gkey_off(k);
   if (off == 0) return 1;
   *a = (ptrdiff_t)i - off;

@@ -55,13 +55,23 @@ static inline uint64_t fc_chain_key(unsigned tmpl, uint64_t h) {
 static inline uint64_t fc_chain_gkey(unsigned tmpl, uint64_t h, int off) {
   return ((uint64_t)(tmpl + 1) << 56) | (fc_chain_mix(h) & 0x00FFFFFFFFFFFFF0ull) | (uint64_t)(off + 8);
 }
-/* The anchor's key of a grouped key (its member of offset 0), and the offset. */
-static inline uint64_t fc_chain_gkey_anchor(uint64_t k) { return (k & ~(uint64_t)0xF) | 8; }
-static inline int fc_chain_gkey_off(uint64_t k) { return (int)(k & 0xF) - 8; }
 static inline int fc_chain_key_grouped(uint64_t gmask, uint64_t k) {
   unsigned t = (unsigned)(k >> 56);
   return t >= 1 && t <= 64 && ((gmask >> (t - 1)) & 1);
 }
+/* An anchor-only key: a group whose member of offset 0 is no feature (it
+ * is left out at some positions, say) lists this at every position
+ * instead; the decoder looks the anchor up through it, the trainer gives
+ * it no weights. */
+static inline uint64_t fc_chain_gkey_rep(unsigned tmpl, uint64_t h) {
+  return ((uint64_t)(tmpl + 1) << 56) | (fc_chain_mix(h) & 0x00FFFFFFFFFFFFF0ull);
+}
+static inline int fc_chain_gkey_is_rep(uint64_t gmask, uint64_t k) {
+  return (k & 0xF) == 0 && fc_chain_key_grouped(gmask, k);
+}
+/* The anchor's key of a grouped key (its member of offset 0), and the offset. */
+static inline uint64_t fc_chain_gkey_anchor(uint64_t k) { return (k & ~(uint64_t)0xF) | 8; }
+static inline int fc_chain_gkey_off(uint64_t k) { return (int)(k & 0xF) - 8; }
 
 typedef struct fc_chain {
   uint32_t n_labels;

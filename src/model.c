@@ -295,6 +295,7 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
               (unsigned)m->pos->feature_version, FC_POS_FEATURE_VERSION);
       rc = FENCI_BADFORMAT;
     }
+    if (rc == FENCI_OK) rc = fc_pos_dict_view(&m->pos_dict, me, m->pos, err, errlen);
     if (rc != FENCI_OK) return rc;
     ix = fc_realloc(&m->a, (void *)m->tag_index, (m->n_tags + 1 + m->pos->n_labels) * sizeof *ix);
     if (!ix) return FENCI_NOMEM;

@@ -13,6 +13,7 @@
 #include "oov.h"
 #include "pairs.h"
 #include "kwtable.h"
+#include "postag.h"
 
 #define FC_UNK_LO 0x4E00u /* the unknown-word table covers the main CJK block */
 #define FC_UNK_HI 0x9FFFu
@@ -43,6 +44,7 @@ struct fenci_model {
   float unk_min_e;        /* the smallest -log P(c | E) in the table: a bound for pruning */
   fc_segmodel *seg;       /* trained segmenter or NULL */
   struct fc_chain *pos;   /* POSM: part-of-speech tagger or NULL */
+  fc_pos_dict pos_dict;   /* its tag dictionary (after the labeller in POSM) */
   struct fc_chain *ner;   /* NERM: name recogniser or NULL */
   uint16_t pos_tag[64];   /* POS label -> tag id (fenci_tag_name) */
   size_t n_names;         /* tag ids 1..n_names: the lexicon's n_tags, then POS tags it lacks */

@@ -16,6 +16,9 @@ void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a) {
   fc_free(a, w->last2);
   fc_free(a, w->nch);
   fc_free(a, w->lextag);
+  fc_free(a, w->wh);
+  fc_free(a, w->amb);
+  fc_free(a, w->ambf);
   fc_free(a, w->keys);
   fc_free(a, w->koff);
   fc_free(a, w->kscratch);
@@ -40,6 +43,9 @@ static int fc_pos_grow(fc_pos_work *w, size_t n, const fenci_alloc *a) {
   FC_POS_RE(last2)
   FC_POS_RE(nch)
   FC_POS_RE(lextag)
+  FC_POS_RE(wh)
+  FC_POS_RE(amb)
+  FC_POS_RE(ambf)
 #undef FC_POS_RE
   w->cap = nc;
   return 0;
@@ -51,6 +57,50 @@ static uint32_t fc_pos_norm(uint32_t cp) {
   if (cp >= '0' && cp <= '9') return '0';
   if (cp >= 'A' && cp <= 'Z') return cp + 32;
   return cp;
+}
+
+fenci_rc fc_pos_dict_view(fc_pos_dict *d, const fc_section *sec, const fc_chain *c, char *err, size_t errlen) {
+  /* the dictionary starts at the first 16-byte boundary after the pairs */
+  size_t end = (size_t)(c->pairs - sec->data) + (size_t)c->n_pairs * 4, off = (end + 15) & ~(size_t)15;
+  const uint8_t *p;
+  uint32_t n, mp;
+  memset(d, 0, sizeof *d);
+  if (sec->size < FC_CHAIN_HEAD || fc_rd32(sec->data + 44) != FC_POS_FEATURE_VERSION) {
+    fc_errf(err, errlen, "%.4s: tagger of feature version %u, this library has %u: retrain", sec->tag,
+            sec->size < FC_CHAIN_HEAD ? 0u : (unsigned)fc_rd32(sec->data + 44), (unsigned)FC_POS_FEATURE_VERSION);
+    return FENCI_BADFORMAT;
+  }
+  if (off > sec->size || sec->size - off < FC_POSD_HEAD || memcmp(sec->data + off, FC_POSD_MAGIC, 4)) {
+    fc_errf(err, errlen, "%.4s: no tag dictionary after the labeller", sec->tag);
+    return FENCI_BADFORMAT;
+  }
+  p = sec->data + off;
+  n = fc_rd32(p + 4);
+  mp = fc_rd32(p + 8);
+  if (n == 0 || (n & (n - 1)) || mp >= n || (sec->size - off - FC_POSD_HEAD) / 16 < n) {
+    fc_errf(err, errlen, "%.4s: tag dictionary header is inconsistent", sec->tag);
+    return FENCI_BADFORMAT;
+  }
+  d->slots = p + FC_POSD_HEAD;
+  d->n_slots = n;
+  d->max_probe = mp;
+  return FENCI_OK;
+}
+
+/* The labels and frequency class of word hash h (0 and 0 when it is absent). */
+static void fc_pos_dict_get(const fc_pos_dict *d, uint64_t h, uint64_t *labels, uint8_t *freq) {
+  uint32_t s = (uint32_t)fc_chain_mix(h) & (d->n_slots - 1), probe;
+  for (probe = 0; probe <= d->max_probe; probe++) {
+    const uint8_t *e = d->slots + (size_t)s * 16;
+    uint64_t k = fc_rd64(e);
+    if (!k) return;
+    if (((k ^ h) & FC_POSD_LOW) == 0) {
+      *labels = fc_rd64(e + 8);
+      *freq = (uint8_t)(k >> 56);
+      return;
+    }
+    s = (s + 1) & (d->n_slots - 1);
+  }
 }
 
 fenci_rc fc_pos_prepare(fc_pos_work *w, const fenci_model *m, const fc_posword *words, size_t n,
@@ -108,6 +158,10 @@ fenci_rc fc_pos_prepare(fc_pos_work *w, const fenci_model *m, const fc_posword *
       w->last2[i] = (uint32_t)fc_chain_mix((uint64_t)prev << 21 | (nch ? cp : 0));
     }
     w->lextag[i] = 0;
+    w->wh[i] = fc_pos_hash(w->norm + w->noff[i], w->noff[i + 1] - w->noff[i]);
+    w->amb[i] = 0;
+    w->ambf[i] = 0;
+    if (m && m->pos_dict.n_slots) fc_pos_dict_get(&m->pos_dict, w->wh[i], &w->amb[i], &w->ambf[i]);
     if (m && w->noff[i + 1] > w->noff[i] && fc_lex_find(m, w->norm + w->noff[i], w->noff[i + 1] - w->noff[i], &v))
       w->lextag[i] = (uint16_t)(fc_model_tag(m, v) + 1); /* 1: a lexicon word without a tag */
   }
@@ -117,18 +171,18 @@ fenci_rc fc_pos_prepare(fc_pos_work *w, const fenci_model *m, const fc_posword *
 /* Template numbers: a model is trained and used with the same list. */
 enum {
   T_BIAS, T_W0, T_WM1, T_WP1, T_WM1W0, T_W0WP1, T_WM2, T_WP2, T_FIRST, T_LAST, T_FIRST2, T_LAST2,
-  T_LENKIND, T_LEX, T_LEXLAST, T_JOINL, T_JOINR, T_LEXCTX, T_FIRSTLEN, T_LASTLEN, T_LASTM1, T_FIRSTP1
+  T_LENKIND, T_LEX, T_LEXLAST, T_JOINL, T_JOINR, T_LEXCTX, T_FIRSTLEN, T_LASTLEN, T_LASTM1, T_FIRSTP1,
+  T_W0LEXR, T_FIRSTLAST, T_FIRSTLASTLEN, T_W0WM2, T_W0WP2, T_DICT, T_DICTWM1, T_DICTWP1
 };
 
-/* T_WM1, T_WP1, T_WM2, T_WP2, T_WM1W0, T_JOINL, T_LASTM1 and T_FIRSTP1
- * are members of these groups now (their numbers stay unused) */
-const uint64_t fc_pos_groups = (1ull << T_W0) | (1ull << T_W0WP1) | (1ull << T_FIRST) | (1ull << T_LAST) |
-                               (1ull << T_JOINR);
+/* T_WP1, T_WM2, T_WP2, T_JOINL, T_LASTM1 and T_FIRSTP1 are members of
+ * these groups now (their numbers stay unused) */
+const uint64_t fc_pos_groups = (1ull << T_WM1) | (1ull << T_FIRST) | (1ull << T_LAST) | (1ull << T_JOINR);
 
 static uint64_t fc_pos_word_hash(const fc_pos_work *w, size_t n, ptrdiff_t i) {
   if (i < 0) return 0x51;
   if ((size_t)i >= n) return 0x52;
-  return fc_chain_hash(FC_CHAIN_H0, w->norm + w->noff[i], w->noff[i + 1] - w->noff[i]) | 0x100;
+  return w->wh[i];
 }
 
 size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys) {
@@ -141,16 +195,29 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
 #define K(t, h) keys[k++] = fc_chain_key((t), (h))
 #define G(t, h, off) keys[k++] = fc_chain_gkey((t), (h), (off))
   K(T_BIAS, 1);
-  /* groups (fc_pos_groups): the word at -2..+2, the word pairs (-1,0)
-   * and (0,+1), the first and the last character of this word and of its
-   * neighbour, and the join of two words' last and first characters */
-  G(T_W0, w0, 0);
-  G(T_W0, wm1, 1);
-  G(T_W0, wp1, -1);
-  G(T_W0WP1, wm1 * 0x9E3779B97F4A7C15ull ^ w0, 1);
-  G(T_W0WP1, w0 * 0x9E3779B97F4A7C15ull ^ wp1, 0);
-  G(T_W0, fc_pos_word_hash(w, n, j - 2), 2);
-  G(T_W0, fc_pos_word_hash(w, n, j + 2), -2);
+  /* the word itself and with its neighbours; the current word with the
+   * lexicon's tag after it and with the words two away are the commonest
+   * contexts of the v/vn/n and p/v choices.  A word the tag dictionary
+   * lacks was never trained on, so its word keys would find no weights:
+   * they are left out, and training, whose dictionary leaves out the
+   * word's own fold, thereby learns new words from the other features. */
+  if (w->amb[i]) {
+    K(T_W0, w0);
+    K(T_WM1W0, wm1 * 0x9E3779B97F4A7C15ull ^ w0);
+    K(T_W0WP1, w0 * 0x9E3779B97F4A7C15ull ^ wp1);
+    K(T_W0LEXR, w0 * 0x9E3779B97F4A7C15ull ^ tp1);
+    K(T_W0WM2, w0 * 0x9E3779B97F4A7C15ull ^ fc_pos_word_hash(w, n, j - 2));
+    K(T_W0WP2, w0 * 0x9E3779B97F4A7C15ull ^ fc_pos_word_hash(w, n, j + 2));
+  }
+  /* groups (fc_pos_groups): the words at -2, -1, +1, +2, anchored at the
+   * word (looked up through its anchor-only key: the word's own template
+   * is left out for unknown words); the first and the last character of
+   * this word and of its neighbour; the joins of last and first characters */
+  keys[k++] = fc_chain_gkey_rep(T_WM1, w0);
+  G(T_WM1, wm1, 1);
+  G(T_WM1, wp1, -1);
+  G(T_WM1, fc_pos_word_hash(w, n, j - 2), 2);
+  G(T_WM1, fc_pos_word_hash(w, n, j + 2), -2);
   G(T_FIRST, w->first[i], 0);
   G(T_LAST, w->last[i], 0);
   if (nch >= 3) {
@@ -167,6 +234,20 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   K(T_LASTLEN, (uint64_t)w->last[i] << 8 | nch);
   G(T_LAST, lm1, 1);
   G(T_FIRST, fp1, -1);
+  if (nch >= 2) {
+    /* both ends of a word name its kind better than either (unknown words) */
+    K(T_FIRSTLAST, (uint64_t)w->first[i] << 32 | w->last[i]);
+    K(T_FIRSTLASTLEN, ((uint64_t)w->first[i] << 32 | w->last[i]) * 31 + nch);
+  }
+  {
+    /* the labels the word had in training and how often (the tag
+     * dictionary), alone and with the neighbours: rare words take the
+     * labels they had, ambiguous ones learn their contexts by class */
+    uint64_t d = w->amb[i] * 0x9E3779B97F4A7C15ull ^ w->ambf[i];
+    K(T_DICT, d);
+    K(T_DICTWM1, d * 0x9E3779B97F4A7C15ull ^ wm1);
+    K(T_DICTWP1, d * 0x9E3779B97F4A7C15ull ^ wp1);
+  }
 #undef K
 #undef G
   return k;

@@ -12,11 +12,32 @@
 #include "chain.h"
 #include "fenci.h"
 
-#define FC_POS_FEATURE_VERSION 2 /* 2: word, pair and character templates grouped (chain.h) */
-#define FC_POS_MAX_KEYS 24
+#define FC_POS_FEATURE_VERSION 3 /* 2: the tag dictionary; 3: grouped templates (chain.h) */
+#define FC_POS_MAX_KEYS 32
 #define FC_POS_MAX_SEQ 400 /* words per decoded sequence; longer runs are cut */
 
 struct fenci_model;
+
+/* The tag dictionary that follows the labeller in section POSM (docs/FORMAT.md):
+ * per training word, the set of labels it had and how often it occurred
+ * (a frequency class).  Its features let rare words keep the tags they
+ * had, and the label set is a word class that generalises contexts. */
+#define FC_POSD_MAGIC "FCPD"
+#define FC_POSD_HEAD 16
+#define FC_POSD_LOW 0x00FFFFFFFFFFFFFFull /* a slot key's word hash; its top byte is the frequency class */
+typedef struct fc_pos_dict {
+  const uint8_t *slots; /* n_slots x (u64 key, u64 label set); key 0: empty */
+  uint32_t n_slots, max_probe; /* n_slots a power of two */
+} fc_pos_dict;
+
+/* Views the dictionary of POSM section sec whose labeller is c; checks
+ * the feature version too (a model of other features must be retrained). */
+fenci_rc fc_pos_dict_view(fc_pos_dict *d, const fc_section *sec, const fc_chain *c, char *err, size_t errlen);
+
+/* The frequency class of a word seen c times in training (0: never). */
+static inline uint8_t fc_pos_freq_class(uint32_t c) {
+  return (uint8_t)(c == 0 ? 0 : c == 1 ? 1 : c < 5 ? 2 : c < 20 ? 3 : c < 100 ? 4 : 5);
+}
 
 /* A word to tag: its bytes and its token kind (FENCI_KIND_*). */
 typedef struct fc_posword {
@@ -33,6 +54,9 @@ typedef struct fc_pos_work {
   uint32_t *first, *last, *first2, *last2; /* normalised first/last (two) characters, as hashes */
   uint16_t *nch;     /* characters per word */
   uint16_t *lextag;  /* the lexicon's tag id of the word (0: not a lexicon word) */
+  uint64_t *wh;      /* hash of the normalised word (fc_pos_hash) */
+  uint64_t *amb;     /* labels the word had in training (0: unknown), from the dictionary */
+  uint8_t *ambf;     /* its frequency class (fc_pos_freq_class) */
   size_t cap;
   uint64_t *keys;    /* FC_POS_MAX_KEYS per word */
   uint32_t *koff;    /* n + 1 offsets into keys */
@@ -46,9 +70,14 @@ typedef struct fc_pos_work {
 void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a);
 
 /* Normalises words[0..n) (full-width to ASCII, traditional to simplified,
- * lower case, digits to 0) and looks them up in m's lexicon. */
+ * lower case, digits to 0) and looks them up in m's lexicon and, when m
+ * has a tagger, in its tag dictionary (training fills amb itself). */
 fenci_rc fc_pos_prepare(fc_pos_work *w, const struct fenci_model *m, const fc_posword *words, size_t n,
                         const fenci_alloc *a);
+
+/* The hash of a normalised word (the tag dictionary's key, never 0 in its
+ * low 56 bits). */
+static inline uint64_t fc_pos_hash(const uint8_t *s, size_t len) { return fc_chain_hash(FC_CHAIN_H0, s, len) | 0x100; }
 
 /* The feature keys of word i of the n prepared words; returns their count
  * (at most FC_POS_MAX_KEYS). */

@@ -1,8 +1,8 @@
 /* chaintrain.c - the averaged structured perceptron of every labelling
  * task (chaintrain.h).  Integer weights with the lazy averaging trick
  * (avg = w - acc / c, acc summing c * delta), so training is exact and
- * deterministic; the search is the runtime decoder itself (chain.c), so
- * training sees the same beam as use does. */
+ * deterministic; the search is the runtime decoder itself (chain.c), with
+ * the beam of use or, when the task asks, a wider one. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -488,7 +488,9 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
   s.L = o->n_labels;
   /* features: count in training, keep those seen min_count times */
   for (i = 0; i < train->n_key; i++) {
-    uint32_t *v = ct_map_at(&cnt, train->key[i], a);
+    uint32_t *v;
+    if (o->group_mask && fc_chain_gkey_is_rep(o->group_mask, train->key[i])) continue; /* no feature */
+    v = ct_map_at(&cnt, train->key[i], a);
     if (!v) goto nomem;
     if (*v < UINT32_MAX) (*v)++;
   }
@@ -501,7 +503,7 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
     for (i = 0; i < train->n_key; i++) {
       const uint32_t *c = ct_map_get(&cnt, train->key[i]);
       uint32_t *id;
-      if (*c < (o->min_count ? o->min_count : 1)) {
+      if (!c || *c < (o->min_count ? o->min_count : 1)) { /* (anchor-only keys were not counted) */
         s.fid[i] = CT_NONE;
         continue;
       }
@@ -542,7 +544,12 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
   s.c = 1;
   memset(&tc, 0, sizeof tc);
   tc.n_labels = s.L;
-  tc.beam = o->beam && o->beam < s.L ? o->beam : s.L;
+  {
+    /* training may search wider than use (train_beam): the dev score, and
+     * so the iteration kept, is always the stored beam's */
+    uint32_t tb = o->train_beam ? o->train_beam : o->beam;
+    tc.beam = tb && tb < s.L ? tb : s.L;
+  }
   for (i = 0; i < s.L; i++) {
     uint32_t q;
     tc.n_pred[i] = 0;

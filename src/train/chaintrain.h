@@ -37,6 +37,8 @@ typedef struct fc_chain_opts {
   uint32_t n_labels;           /* 1..FC_CHAIN_MAX_LABELS */
   const char *const *labels;   /* their names */
   uint32_t beam;               /* labels per position in the search (0: all) */
+  uint32_t train_beam;         /* the same while training (0: beam); a wider search lets the
+                                * updates see and push down labels the narrow one drops */
   const uint8_t *forbid;       /* n_labels^2: forbid[prev * n + cur] = 1 never follows, or NULL */
   const uint8_t *forbid_start; /* n_labels: never first, or NULL */
   const uint8_t *forbid_end;   /* n_labels: never last, or NULL */

@@ -2,13 +2,14 @@
  * without tagging (lossless, same offsets), kinds get their fixed tags,
  * context changes tags, fenci_tag_words tags given words, hostile input
  * and long lines are safe in every model and mode, a damaged labeller
- * section is refused or read safely. */
+ * section or tag dictionary is refused or read safely. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "chain.h"
 #include "harness.h"
 #include "model.h"
+#include "postag.h"
 
 typedef struct toks {
   fenci_token *t;
@@ -226,6 +227,63 @@ static void test_corrupt(const fenci_model *m) {
   free(c);
 }
 
+/* A damaged tag dictionary (after the labeller in POSM): its header is
+ * refused with a message or consistent, its slots are read safely. */
+static void test_corrupt_dict(const fenci_model *m) {
+  const fc_section *sec = fc_fmt_find(&m->file, "POSM");
+  static const char *const text[] = {"我们", "发展", "经济", "的", "发展", "。", "新词语"};
+  fc_posword words[7];
+  uint8_t *img;
+  size_t off, i;
+  char err[200];
+  if (!sec || !m->pos || !m->pos_dict.n_slots) {
+    OK(0, "no POS tag dictionary");
+    return;
+  }
+  for (i = 0; i < 7; i++) {
+    words[i].s = (const uint8_t *)text[i];
+    words[i].len = strlen(text[i]);
+    words[i].kind = FENCI_KIND_WORD;
+  }
+  img = malloc(sec->size + 16);
+  if (!img) return;
+  {
+    fc_section s2 = *sec;
+    uint8_t *al = img + ((16 - ((uintptr_t)img & 15)) & 15);
+    size_t start = (size_t)(m->pos_dict.slots - sec->data) - FC_POSD_HEAD;
+    unsigned seed = 11, r;
+    s2.data = al;
+    for (off = 0; off < FC_POSD_HEAD; off++) {
+      fc_chain c;
+      fc_pos_dict d;
+      memcpy(al, sec->data, sec->size);
+      al[start + off] ^= 0x5A;
+      if (fc_chain_view(&c, &s2, err, sizeof err) != FENCI_OK) continue;
+      if (fc_pos_dict_view(&d, &s2, &c, err, sizeof err) != FENCI_OK) OK(err[0] != 0, "a refused dictionary has a message");
+      else OK(d.n_slots && !(d.n_slots & (d.n_slots - 1)) && d.max_probe < d.n_slots, "dictionary header consistent");
+    }
+    for (r = 0; r < 10; r++) {
+      fenci_model m2 = *m;
+      fc_chain c;
+      fc_pos_work w;
+      uint8_t lab[7];
+      memcpy(al, sec->data, sec->size);
+      for (i = 0; i < 5000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        al[start + FC_POSD_HEAD + (seed >> 8) % (sec->size - start - FC_POSD_HEAD)] = (uint8_t)seed;
+      }
+      if (fc_chain_view(&c, &s2, err, sizeof err) != FENCI_OK ||
+          fc_pos_dict_view(&m2.pos_dict, &s2, &c, err, sizeof err) != FENCI_OK)
+        continue;
+      memset(&w, 0, sizeof w);
+      INT_EQ(fc_pos_tag(&m2, &c, &w, words, 7, lab, NULL), FENCI_OK);
+      for (i = 0; i < 7; i++) OK(lab[i] < c.n_labels, "label in range after dictionary damage");
+      fc_pos_work_free(&w, NULL);
+    }
+  }
+  free(img);
+}
+
 int main(void) {
   static const char *const models[] = {"models/ctb.fenci", "models/pku.fenci", "models/msr.fenci",
                                        "models/lexicon.fenci"};
@@ -244,6 +302,7 @@ int main(void) {
   }
   INT_EQ(fenci_model_open(&lex, "models/lexicon.fenci", NULL, err, sizeof err), FENCI_OK);
   if (lex) test_corrupt(lex);
+  if (lex) test_corrupt_dict(lex);
   fenci_model_free(lex);
   {
     /* a model without a tagger refuses FENCI_OPT_POS */
