@@ -93,7 +93,7 @@ ubsan:
 # then the part-of-speech tagger (models.mk) added to it: every trained model
 # references this one file (docs/FORMAT.md, LREF), so all share both.
 lexicon: models/lexicon.fenci
-models/lexicon.fenci: fenci tools/pd2seg.sh $(BUILD)/models/pos.train $(BUILD)/models/pos.dev \
+models/lexicon.fenci: fenci models.mk tools/pd2seg.sh $(BUILD)/models/pos.train $(BUILD)/models/pos.dev \
     $(BUILD)/models/kw.docs data/stopwords-zh.txt $(BUILD)/models/msr.train $(BUILD)/models/msr.dev
 	@mkdir -p $(BUILD)/data $(BUILD)/models
 	tools/pd2seg.sh train < $(DATA)/pd1998-01/199801.txt > $(BUILD)/data/pd_train.seg

@@ -37,7 +37,7 @@ $(MODEL_DIR)/pos.train $(MODEL_DIR)/pos.dev $(MODEL_DIR)/pos.test: $(DATA)/pd199
 	  else if (d >= "19980125") print > "$(MODEL_DIR)/pos.dev"; else print > "$(MODEL_DIR)/pos.train" }' $<
 
 POS_TRAIN = $(MODEL_NICE) ./$(BIN) train --task pos --lexicon $(MODEL_DIR)/lexicon.base \
-  --train $(MODEL_DIR)/pos.train --format pd --dev $(MODEL_DIR)/pos.dev --iters 15 --patience 3 --seed 1 --prune 200 \
+  --train $(MODEL_DIR)/pos.train --format pd --dev $(MODEL_DIR)/pos.dev --iters 15 --patience 3 --seed 1 --prune 600 \
   --meta pos_corpus="pd1998-01 articles of 1998-01-01..24" --meta pos_dev="pd1998-01 articles of 1998-01-25..27"
 
 # msra-ner train: the last 10% of the lines are dev.
@@ -207,7 +207,7 @@ KW_IDF = ./$(BIN) idf $(MODEL_DIR)/lexicon.base --docs $(MODEL_DIR)/kw.docs --st
 # The name recogniser (added to models/lexicon.fenci after the POS tagger):
 # msra-ner train, first 90% (the MSR model's training part), dev its last 10%.
 NER_TRAIN = $(MODEL_NICE) ./$(BIN) train --task ner --train $(MODEL_DIR)/msr.train --format msr \
-  --dev $(MODEL_DIR)/msr.dev --iters 20 --patience 3 --seed 1 --prune 500 \
+  --dev $(MODEL_DIR)/msr.dev --iters 40 --patience 4 --seed 1 --prune 500 \
   --meta ner_corpus="msra-ner train.wordtag.txt, first 90% of lines" --meta ner_dev="msra-ner train.wordtag.txt, last 10% of lines"
 
 # ------------------------------------------------- multi-criteria experiment

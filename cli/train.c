@@ -28,7 +28,8 @@ static void train_usage(FILE *f) {
           "                copy of LEX (section POSM), which every model using LEX shares;\n"
           "                ner: the name recogniser (PER, LOC, ORG over characters), from\n"
           "                the entity tags of --format msr (nr ns nt) or pd (also [..]ns,\n"
-          "                [..]nt), written into a copy of LEX (section NERM)\n"
+          "                [..]nt), written into a copy of LEX (section NERM, and its\n"
+          "                gazetteer of the training names, NERG)\n"
           "  --also [F:]FILE  another training corpus (repeatable, up to 4), in format F\n"
           "                (pd, msr, ctb, seg) or else --also-format (default pd).  ner:\n"
           "                more entities; seg: a corpus of ANOTHER standard, trained on\n"
@@ -154,8 +155,8 @@ static int train_same_dir(const char *lexp, const char *outp) {
 /* --task pos / ner: writes the labeller section (tag, "pos" or "ner")
  * into a copy of the lexicon model; score is the dev figure. */
 static int train_write_labeller(const fenci_model *lex, const char *tag, const char *task, fenci_rc rc, uint8_t *sec,
-                                size_t sec_len, double score, int best, const char *meta, const char *outp,
-                                const char *err) {
+                                size_t sec_len, uint8_t *gsec, size_t gsec_len, double score, int best,
+                                const char *meta, const char *outp, const char *err) {
   uint8_t *img = NULL;
   size_t img_len = 0;
   int ret = 1;
@@ -166,7 +167,8 @@ static int train_write_labeller(const fenci_model *lex, const char *tag, const c
   }
   snprintf(m2, sizeof m2, "%s_iterations=%d\n%s_dev_%s=%.4f\n%s", task, best, task,
            strcmp(task, "pos") ? "f1" : "accuracy", score, meta ? meta : "");
-  rc = fc_train_write_section(lex, tag, sec, sec_len, m2, NULL, &img, &img_len, e2, sizeof e2);
+  rc = gsec ? fc_train_write_ner(lex, sec, sec_len, gsec, gsec_len, m2, NULL, &img, &img_len, e2, sizeof e2)
+            : fc_train_write_section(lex, tag, sec, sec_len, m2, NULL, &img, &img_len, e2, sizeof e2);
   if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
     fprintf(stderr, "fenci train: wrote %s (%zu bytes, %s %zu bytes): iteration %d kept, dev %s %.2f\n", outp, img_len,
             tag, sec_len, best, strcmp(task, "pos") ? "entity F1" : "tag accuracy", score * 100);
@@ -174,6 +176,7 @@ static int train_write_labeller(const fenci_model *lex, const char *tag, const c
   } else if (rc != FENCI_OK)
     fprintf(stderr, "fenci train: %s\n", e2);
   fenci_free(NULL, sec);
+  fenci_free(NULL, gsec);
   fenci_free(NULL, img);
   return ret;
 }
@@ -187,7 +190,7 @@ static int train_pos(const fenci_model *lex, const fc_corpus *tc, const fc_corpu
   int best = 0;
   char err[512] = "";
   fenci_rc rc = fc_train_pos(lex, tc, dc, o, NULL, &sec, &sec_len, &acc, &best, err, sizeof err);
-  return train_write_labeller(lex, "POSM", "pos", rc, sec, sec_len, acc, best, meta, outp, err);
+  return train_write_labeller(lex, "POSM", "pos", rc, sec, sec_len, NULL, 0, acc, best, meta, outp, err);
 }
 
 /* --also [F:]FILE: the format named before the first colon, if it is one,
@@ -228,8 +231,8 @@ static int train_load_also(fc_corpus *also, const char *const *alsop, size_t n, 
  * trained on tc and the n_also corpora also. */
 static int train_ner(const fenci_model *lex, const fc_corpus *tc, const fc_corpus *also, size_t n_also,
                      const fc_corpus *dc, const fc_train_opts *o, const char *meta, const char *outp) {
-  uint8_t *sec = NULL;
-  size_t sec_len = 0, nt = 1, k;
+  uint8_t *sec = NULL, *gsec = NULL;
+  size_t sec_len = 0, gsec_len = 0, nt = 1, k;
   double f1 = 0;
   int best = 0;
   char err[512] = "";
@@ -237,8 +240,8 @@ static int train_ner(const fenci_model *lex, const fc_corpus *tc, const fc_corpu
   fenci_rc rc;
   trains[0] = tc;
   for (k = 0; k < n_also; k++) trains[nt++] = &also[k];
-  rc = fc_train_ner(lex, trains, nt, dc, o, NULL, &sec, &sec_len, &f1, &best, err, sizeof err);
-  return train_write_labeller(lex, "NERM", "ner", rc, sec, sec_len, f1, best, meta, outp, err);
+  rc = fc_train_ner(lex, trains, nt, dc, o, NULL, &sec, &sec_len, &gsec, &gsec_len, &f1, &best, err, sizeof err);
+  return train_write_labeller(lex, "NERM", "ner", rc, sec, sec_len, gsec, gsec_len, f1, best, meta, outp, err);
 }
 
 int fc_cmd_train(int argc, char **argv) {

@@ -35,6 +35,7 @@ void fenci_model_free(fenci_model *m) {
   fc_segmodel_free(m->seg, &a);
   fc_free(&a, m->pos);
   fc_free(&a, m->ner);
+  fc_free(&a, m->nerg);
   fc_free(&a, (void *)m->tag_index);
   fc_free(&a, m->meta_copy);
   fc_free(&a, m->unk_lp);
@@ -322,6 +323,11 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
       fc_errf(err, errlen, "NERM: %u labels, the recogniser has %d", (unsigned)m->ner->n_labels, FC_NER_N_LABELS);
       rc = FENCI_BADFORMAT;
     }
+  }
+  if (rc == FENCI_OK && (me = fc_fmt_find(&m->file, "NERG")) != NULL) {
+    if (!(m->nerg = fc_malloc(&m->a, sizeof *m->nerg))) return FENCI_NOMEM;
+    rc = fc_ner_gaz_view(m->nerg, me->data, me->size);
+    if (rc != FENCI_OK) fc_errf(err, errlen, "NERG: gazetteer header is inconsistent");
   }
   return rc;
 }

@@ -46,6 +46,7 @@ struct fenci_model {
   struct fc_chain *pos;   /* POSM: part-of-speech tagger or NULL */
   fc_pos_dict pos_dict;   /* its tag dictionary (after the labeller in POSM) */
   struct fc_chain *ner;   /* NERM: name recogniser or NULL */
+  struct fc_ner_gaz *nerg; /* NERG: its gazetteer or NULL */
   uint16_t pos_tag[64];   /* POS label -> tag id (fenci_tag_name) */
   size_t n_names;         /* tag ids 1..n_names: the lexicon's n_tags, then POS tags it lacks */
   fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */

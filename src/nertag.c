@@ -22,6 +22,14 @@ void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a) {
   fc_free(a, w->tb);
   fc_free(a, w->te);
   fc_free(a, w->tm);
+  fc_free(a, w->wb);
+  fc_free(a, w->we);
+  fc_free(a, w->gb);
+  fc_free(a, w->ge);
+  fc_free(a, w->gm);
+  fc_free(a, w->gtb);
+  fc_free(a, w->gte);
+  fc_free(a, w->gtm);
   fc_free(a, w->norm);
   fc_free(a, w->noff);
   fc_free(a, w->keys);
@@ -48,6 +56,14 @@ static int fc_ner_grow(fc_ner_work *w, size_t n, const fenci_alloc *a) {
   FC_NER_RE(tb)
   FC_NER_RE(te)
   FC_NER_RE(tm)
+  FC_NER_RE(wb)
+  FC_NER_RE(we)
+  FC_NER_RE(gb)
+  FC_NER_RE(ge)
+  FC_NER_RE(gm)
+  FC_NER_RE(gtb)
+  FC_NER_RE(gte)
+  FC_NER_RE(gtm)
   FC_NER_RE(noff)
 #undef FC_NER_RE
   if (!(p = fc_realloc(a, w->norm, nc * 4))) return -1;
@@ -56,24 +72,77 @@ static int fc_ner_grow(fc_ner_work *w, size_t n, const fenci_alloc *a) {
   return 0;
 }
 
-/* The class of a lexicon tag for the features: person, place,
- * organisation, other proper noun, transliterated name, anything else. */
+/* The class of a lexicon word's tag for the features: its tag, persons'
+ * nr and nrfg as one (the part-of-speech tags of the other words tell
+ * the contexts apart: a verb after a name, a place word before 省). */
 static uint8_t fc_ner_tagclass(const fenci_model *m, uint32_t word) {
-  const char *t = fenci_tag_name(m, fc_model_tag(m, word));
-  if (t[0] != 'n') return 6;
+  uint16_t id = fc_model_tag(m, word);
+  const char *t = fenci_tag_name(m, id);
   if (!strcmp(t, "nr") || !strcmp(t, "nrfg")) return 1;
-  if (!strcmp(t, "ns")) return 2;
-  if (!strcmp(t, "nt")) return 3;
-  if (!strcmp(t, "nz")) return 4;
-  if (!strcmp(t, "nrt")) return 5;
-  return 6;
+  return (uint8_t)(id < 200 ? id + 8 : 7);
 }
 
-static uint32_t fc_ner_norm(uint32_t cp) {
+uint32_t fc_ner_norm(uint32_t cp) {
   cp = fc_char_norm(cp);
   if (cp >= '0' && cp <= '9') return '0';
   if (cp >= 'A' && cp <= 'Z') return cp + 32;
   return cp;
+}
+
+uint32_t fc_ner_gaz_find(const fc_ner_gaz *g, uint64_t h) {
+  uint32_t fp = (uint32_t)h ? (uint32_t)h : 1u, s = (uint32_t)(((h >> 32) * g->n_slots) >> 32), p;
+  for (p = 0; p <= g->max_probe; p++) {
+    uint32_t f = fc_rd32(g->slots + (size_t)s * 8);
+    if (f == fp) return fc_rd32(g->slots + (size_t)s * 8 + 4);
+    if (f == 0) return 0;
+    if (++s == g->n_slots) s = 0;
+  }
+  return 0;
+}
+
+fenci_rc fc_ner_gaz_view(fc_ner_gaz *g, const uint8_t *p, size_t size) {
+  memset(g, 0, sizeof *g);
+  if (size < 16 || memcmp(p, "FCNG", 4) || fc_rd32(p + 4) != FC_NER_GAZ_VERSION) return FENCI_BADFORMAT;
+  g->n_slots = fc_rd32(p + 8);
+  g->max_probe = fc_rd32(p + 12);
+  if (g->n_slots < 1 || g->max_probe >= g->n_slots || (size - 16) / 8 < g->n_slots) return FENCI_BADFORMAT;
+  g->slots = p + 16;
+  return FENCI_OK;
+}
+
+/* The types (bit per type) of a gazetteer value, without fold f's sightings. */
+static uint8_t fc_ner_gtypes(uint32_t v, int fold) {
+  uint32_t keep = (1u << FC_NER_FOLDS) - 1, t;
+  uint8_t r = 0;
+  if (fold >= 0) keep &= ~(1u << fold);
+  for (t = 0; t < 3; t++)
+    if ((v >> (t * FC_NER_FOLDS)) & keep) r |= (uint8_t)(1u << t);
+  return r;
+}
+
+static void fc_ner_gaz_mark(fc_ner_work *w, const fc_ner_gaz *g, size_t n) {
+  size_t i, len, j;
+  for (i = 0; i < n; i++) {
+    uint64_t h = 0;
+    if (w->cls[i] == FC_C_SPACE) continue;
+    for (len = 1; len <= FC_NER_GMAX && i + len <= n; len++) {
+      uint32_t v;
+      uint8_t ty, l8;
+      h = fc_ner_gstep(h, w->cp[i + len - 1]);
+      v = fc_ner_gaz_find(g, h);
+      if (!v) break;
+      ty = fc_ner_gtypes(v, w->fold - 1);
+      if (ty) {
+        l8 = (uint8_t)(len < 8 ? len : 8);
+        /* the longest wins; ties are impossible (one string per length) */
+        w->gb[i] = l8, w->gtb[i] = ty;
+        if (l8 >= w->ge[i + len - 1]) w->ge[i + len - 1] = l8, w->gte[i + len - 1] = ty;
+        for (j = i + 1; j + 1 < i + len; j++)
+          if (l8 >= w->gm[j]) w->gm[j] = l8, w->gtm[j] = ty;
+      }
+      if (!(v & FC_NER_GPREFIX)) break;
+    }
+  }
 }
 
 fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cps, size_t n,
@@ -88,6 +157,12 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
     o += fc_utf8_encode(c, w->norm + o);
     w->lb[i] = w->le[i] = w->lm[i] = 0;
     w->tb[i] = w->te[i] = w->tm[i] = 0;
+    w->wb[i] = w->we[i] = 0xFFFFFFFFu;
+    w->gb[i] = w->ge[i] = w->gm[i] = w->gtb[i] = w->gte[i] = w->gtm[i] = 0;
+  }
+  {
+    const fc_ner_gaz *g = w->gaz ? w->gaz : m ? m->nerg : NULL;
+    if (g) fc_ner_gaz_mark(w, g, n);
   }
   w->noff[n] = (uint32_t)o;
   if (!m) return FENCI_OK;
@@ -116,8 +191,9 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
         }
       if (len < 2) continue;
       tc = fc_ner_tagclass(m, mt[k].value);
-      if (len >= w->lb[i]) w->lb[i] = (uint8_t)len, w->tb[i] = tc;
-      if (len >= w->le[i + len - 1]) w->le[i + len - 1] = (uint8_t)len, w->te[i + len - 1] = tc;
+      if (len >= w->lb[i]) w->lb[i] = (uint8_t)len, w->tb[i] = tc, w->wb[i] = mt[k].value;
+      if (len >= w->le[i + len - 1])
+        w->le[i + len - 1] = (uint8_t)len, w->te[i + len - 1] = tc, w->we[i + len - 1] = mt[k].value;
       for (j = i + 1; j + 1 < i + len; j++)
         if (len >= w->lm[j]) w->lm[j] = (uint8_t)len, w->tm[j] = tc;
     }
@@ -127,7 +203,7 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
 
 enum {
   N_BIAS, N_C0, N_CM1, N_CP1, N_CM2, N_CP2, N_BM1, N_BP1, N_BM2, N_BP2, N_TRI, N_CLS, N_LB, N_LE, N_LM,
-  N_LBC, N_LEC, N_LMC, N_LEXALL
+  N_LBC, N_LEC, N_LMC, N_LEXALL, N_GB, N_GE, N_GM, N_GALL, N_GC, N_BLB, N_BLE, N_WPREV, N_WNEXT
 };
 /* N_CM1.. N_CP2 and N_BM1, N_BM2, N_BP2 are members of these groups now */
 const uint64_t fc_ner_groups = (1ull << N_C0) | (1ull << N_BP1);
@@ -139,6 +215,7 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys) {
 #define K(t, h) keys[k++] = fc_chain_key((t), (h))
   uint64_t cm2 = C(-2), cm1 = C(-1), c0 = C(0), cp1 = C(1), cp2 = C(2);
 #define G(t, h, off) keys[k++] = fc_chain_gkey((t), (h), (off))
+  uint64_t gall = (uint64_t)w->gtb[i] << 16 | w->gte[i] << 8 | w->gtm[i];
   K(N_BIAS, 1);
   /* two groups (FC_NER_GROUPS): the character at -2..+2, anchored at that
    * character, and the pairs (-2,-1) .. (+1,+2), anchored at their first */
@@ -161,6 +238,16 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys) {
   K(N_LEC, (uint64_t)w->te[i] << 24 | c0);
   K(N_LMC, (uint64_t)w->tm[i] << 24 | c0);
   K(N_LEXALL, (uint64_t)w->tb[i] << 16 | w->te[i] << 8 | w->tm[i]);
+  K(N_GB, (uint64_t)w->gb[i] << 8 | w->gtb[i]);
+  K(N_GE, (uint64_t)w->ge[i] << 8 | w->gte[i]);
+  K(N_GM, (uint64_t)w->gm[i] << 8 | w->gtm[i]);
+  K(N_GALL, gall);
+  K(N_GC, gall << 24 | c0);
+  K(N_BLB, (c0 << 21 | cp1) << 8 | w->tb[i]);
+  K(N_BLE, (cm1 << 21 | c0) << 8 | w->te[i]);
+  /* the lexicon words just before and just after: context beyond +-2 */
+  K(N_WPREV, i > 0 ? (uint64_t)w->we[i - 1] : 0xFFFFFFFEu);
+  K(N_WNEXT, i + 1 < n ? (uint64_t)w->wb[i + 1] : 0xFFFFFFFEu);
 #undef C
 #undef CL
 #undef K

@@ -2,8 +2,10 @@
  * (chain.h, section "NERM") with BIOES labels, so entity spans are spans
  * of characters of the text, whatever the segmentation.  The features
  * (shared by training and use) are characters and character pairs around
- * each position, character classes, and the lexicon's words that begin,
- * end or cover the position with their tags (nr, ns, nt...). */
+ * each position, character classes, the lexicon's words that begin, end
+ * or cover the position with their tags (nr, ns, nt...) and the words
+ * around it, and the entity strings of the training corpus (the
+ * gazetteer, section NERG) that begin, end or cover it. */
 #ifndef FC_NERTAG_H
 #define FC_NERTAG_H
 
@@ -12,12 +14,43 @@
 #include "chain.h"
 #include "fenci.h"
 
-#define FC_NER_FEATURE_VERSION 2 /* 2: the character and pair templates grouped (chain.h) */
-#define FC_NER_MAX_KEYS 24
+/* 2: the character and pair templates grouped (chain.h); 3: the gazetteer, word context */
+#define FC_NER_FEATURE_VERSION 3
+#define FC_NER_MAX_KEYS 28
 #define FC_NER_MAX_SEQ 300 /* characters per decoded piece; a sentence is cut at punctuation first */
 #define FC_NER_N_LABELS 13
 
 struct fenci_model;
+
+/* The gazetteer (section NERG): the entity strings of the training corpus,
+ * each with the folds of the corpus it was seen in per type, so training
+ * can leave out the fold being labelled (a jackknife: at training time the
+ * gazetteer covers a sentence's names as it covers unseen text).  An
+ * open-addressing table over the hashes of every entity string AND of each
+ * proper prefix (a walk stops at the first string that is neither), slots
+ * of u32 fingerprint (low 32 bits of the hash, 0 -> 1; 0 = empty) and u32
+ * value: FC_NER_FOLDS fold bits per type (PER, LOC, ORG) and
+ * FC_NER_GPREFIX.  Home slot ((h >> 32) * n_slots) >> 32, linear probing
+ * for at most max_probe more slots.  Section: "FCNG", u32 version, u32
+ * n_slots, u32 max_probe, then the slots. */
+#define FC_NER_FOLDS 10
+#define FC_NER_GPREFIX 0x80000000u
+#define FC_NER_GMAX 24 /* longest entity string kept, in characters */
+#define FC_NER_GAZ_VERSION 1
+typedef struct fc_ner_gaz {
+  const uint8_t *slots; /* n_slots * 8 bytes */
+  uint32_t n_slots, max_probe;
+} fc_ner_gaz;
+/* Hash of a string of normalised characters, one character at a time from h = 0. */
+static inline uint64_t fc_ner_gstep(uint64_t h, uint32_t cp) {
+  return fc_chain_mix(h ^ ((uint64_t)cp << 16 | 0x9E37u));
+}
+/* The value of hash h, 0 when absent. */
+uint32_t fc_ner_gaz_find(const fc_ner_gaz *g, uint64_t h);
+/* Views a NERG section; FENCI_BADFORMAT when inconsistent. */
+fenci_rc fc_ner_gaz_view(fc_ner_gaz *g, const uint8_t *p, size_t size);
+/* The character normalisation of the features (and of the gazetteer's strings). */
+uint32_t fc_ner_norm(uint32_t cp);
 
 /* Label i of the 13: 0 "O", then B I E S of PER, LOC, ORG. */
 extern const char *const fc_ner_labels[FC_NER_N_LABELS];
@@ -32,6 +65,11 @@ typedef struct fc_ner_work {
   uint8_t *cls;      /* their classes */
   uint8_t *lb, *le, *lm; /* longest lexicon word beginning / ending / strictly covering: length (<= 7) */
   uint8_t *tb, *te, *tm; /* ... and its tag class */
+  uint32_t *wb, *we; /* lexicon index of the longest word beginning / ending at the character, or ~0 */
+  uint8_t *gb, *ge, *gm; /* longest gazetteer string beginning / ending / strictly covering: length (capped) */
+  uint8_t *gtb, *gte, *gtm; /* ... its types (bit per type) */
+  const fc_ner_gaz *gaz; /* the trainer's gazetteer (else the model's) */
+  int fold;              /* the trainer's fold of the text prepared plus 1; 0: every fold counts */
   uint8_t *norm;     /* normalised UTF-8 of the piece */
   uint32_t *noff;    /* character offsets into norm */
   size_t cap, ncap;

@@ -3,10 +3,13 @@
  * a person's surname and given name joined, and [...]ns / [...]nt
  * compounds) become BIOES labels of characters; the one labeller trainer
  * (chaintrain.c) does the rest, keeping the iteration of best entity F1
- * on dev. */
+ * on dev.  The training names also make the gazetteer (NERG, nertag.h),
+ * jackknifed: a sentence's features see the names of the other folds. */
 #include <string.h>
 
 #include "alloc.h"
+#include "buf.h"
+#include "model.h"
 #include "chars.h"
 #include "nertag.h"
 #include "train/chaintrain.h"
@@ -70,7 +73,114 @@ static fenci_rc nt_sentence(const fc_corpus *c, size_t s, uint32_t **cps, uint8_
   return FENCI_OK;
 }
 
-static fenci_rc nt_data(const fenci_model *lex, const fc_corpus *c, fc_chain_data *d, fc_ner_work *w,
+/* The fold of sentence s of c: contiguous blocks, so the names an article
+ * repeats fall in one fold, as in unseen text. */
+static int nt_fold(const fc_corpus *c, size_t s) { return (int)((double)s * FC_NER_FOLDS / (double)c->n_sent); }
+
+/* The gazetteer being built: full hashes and values, open addressing. */
+typedef struct nt_gaz {
+  uint64_t *h;
+  uint32_t *v;
+  size_t cap, n;
+} nt_gaz;
+
+static int nt_gaz_put(nt_gaz *g, uint64_t h, uint32_t v, const fenci_alloc *a) {
+  size_t s;
+  if (2 * (g->n + 1) > g->cap) {
+    nt_gaz ng;
+    size_t i;
+    ng.cap = g->cap ? 2 * g->cap : 1u << 16;
+    ng.n = 0;
+    ng.h = fc_calloc(a, ng.cap, sizeof *ng.h);
+    ng.v = fc_calloc(a, ng.cap, sizeof *ng.v);
+    if (!ng.h || !ng.v) {
+      fc_free(a, ng.h);
+      fc_free(a, ng.v);
+      return -1;
+    }
+    for (i = 0; i < g->cap; i++)
+      if (g->v[i]) {
+        for (s = (size_t)(g->h[i] % ng.cap); ng.v[s]; s = (s + 1) % ng.cap)
+          ;
+        ng.h[s] = g->h[i], ng.v[s] = g->v[i], ng.n++;
+      }
+    fc_free(a, g->h);
+    fc_free(a, g->v);
+    *g = ng;
+  }
+  for (s = (size_t)(h % g->cap); g->v[s] && g->h[s] != h; s = (s + 1) % g->cap)
+    ;
+  if (!g->v[s]) g->h[s] = h, g->n++;
+  g->v[s] |= v;
+  return 0;
+}
+
+/* Adds the names of the n characters cps with labels lab (fold f). */
+static int nt_gaz_add(nt_gaz *g, const uint32_t *cps, const uint8_t *lab, size_t n, int f, const fenci_alloc *a) {
+  size_t i, j, k;
+  for (i = 0; i < n; i++) {
+    int t = fc_ner_type(lab[i]), ps = fc_ner_pos(lab[i]);
+    uint64_t h = 0;
+    if (ps != 0 && ps != 3) continue;
+    for (j = i; ps == 0 && j + 1 < n && fc_ner_pos(lab[j + 1]) == 1; j++)
+      ;
+    if (ps == 0) j++; /* the E */
+    if (j >= n || fc_ner_pos(lab[j]) != (ps == 0 ? 2 : 3) || j + 1 - i > FC_NER_GMAX) continue;
+    for (k = i; k <= j; k++) {
+      h = fc_ner_gstep(h, fc_ner_norm(cps[k]));
+      if (nt_gaz_put(g, h, k < j ? FC_NER_GPREFIX : 1u << ((t - 1) * FC_NER_FOLDS + f), a)) return -1;
+    }
+  }
+  return 0;
+}
+
+static void nt_wr32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+/* The NERG section of g. */
+static fenci_rc nt_gaz_section(const nt_gaz *g, const fenci_alloc *a, uint8_t **sec, size_t *len) {
+  uint32_t ns = (uint32_t)(g->n * 2 + 1), mp = 0, s;
+  size_t i, sz = 16 + (size_t)ns * 8;
+  uint8_t *p = fc_calloc(a, sz, 1);
+  if (!p) return FENCI_NOMEM;
+  for (i = 0; i < g->cap; i++) {
+    uint32_t fp, d = 0;
+    if (!g->v[i]) continue;
+    fp = (uint32_t)g->h[i] ? (uint32_t)g->h[i] : 1u;
+    for (s = (uint32_t)(((g->h[i] >> 32) * ns) >> 32); fc_rd32(p + 16 + (size_t)s * 8); s = s + 1 == ns ? 0 : s + 1)
+      d++;
+    if (d > mp) mp = d;
+    nt_wr32(p + 16 + (size_t)s * 8, fp);
+    nt_wr32(p + 16 + (size_t)s * 8 + 4, g->v[i]);
+  }
+  memcpy(p, "FCNG", 4);
+  nt_wr32(p + 4, FC_NER_GAZ_VERSION);
+  nt_wr32(p + 8, ns);
+  nt_wr32(p + 12, mp);
+  *sec = p;
+  *len = sz;
+  return FENCI_OK;
+}
+
+static fenci_rc nt_gaz_build(const fc_corpus *const *train, size_t n_train, nt_gaz *g, const fenci_alloc *a) {
+  uint32_t *cps = NULL;
+  uint8_t *lab = NULL;
+  size_t cap = 0, s, i;
+  fenci_rc rc = FENCI_OK;
+  for (i = 0; i < n_train && rc == FENCI_OK; i++)
+    for (s = 0; s < train[i]->n_sent && rc == FENCI_OK; s++) {
+      size_t n = 0;
+      rc = nt_sentence(train[i], s, &cps, &lab, &cap, &n, a);
+      if (rc == FENCI_OK && nt_gaz_add(g, cps, lab, n, nt_fold(train[i], s), a)) rc = FENCI_NOMEM;
+    }
+  fc_free(a, cps);
+  fc_free(a, lab);
+  return rc;
+}
+
+/* jack: label each sentence with the gazetteer without its own fold. */
+static fenci_rc nt_data(const fenci_model *lex, const fc_corpus *c, fc_chain_data *d, fc_ner_work *w, int jack,
                         const fenci_alloc *a) {
   uint32_t *cps = NULL;
   uint8_t *lab = NULL;
@@ -80,6 +190,7 @@ static fenci_rc nt_data(const fenci_model *lex, const fc_corpus *c, fc_chain_dat
   for (s = 0; s < c->n_sent && rc == FENCI_OK; s++) {
     size_t n = 0, p0;
     rc = nt_sentence(c, s, &cps, &lab, &cap, &n, a);
+    w->fold = jack ? nt_fold(c, s) + 1 : 0;
     for (p0 = 0; rc == FENCI_OK && p0 < n;) {
       size_t len = fc_ner_piece(cps + p0, n - p0), i;
       rc = fc_ner_prepare(w, lex, cps + p0, len, a);
@@ -148,13 +259,17 @@ static double nt_f1(void *ctx, const fc_chain_data *dev, const uint8_t *pred) {
 }
 
 fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, size_t n_train, const fc_corpus *dev,
-                      const fc_train_opts *o, const fenci_alloc *a0, uint8_t **sec, size_t *sec_len, double *dev_f1,
-                      int *best_iter, char *err, size_t errlen) {
+                      const fc_train_opts *o, const fenci_alloc *a0, uint8_t **sec, size_t *sec_len, uint8_t **gsec,
+                      size_t *gsec_len, double *dev_f1, int *best_iter, char *err, size_t errlen) {
   fenci_alloc ar = fc_alloc_resolve(a0);
   const fenci_alloc *a = &ar;
   uint8_t forbid[FC_NER_N_LABELS * FC_NER_N_LABELS], fstart[FC_NER_N_LABELS], fend[FC_NER_N_LABELS];
   fc_chain_data td, dd;
   fc_ner_work w;
+  nt_gaz gz;
+  fc_ner_gaz gv;
+  uint8_t *gs = NULL;
+  size_t gs_len = 0;
   fc_chain_opts co;
   fenci_rc rc = FENCI_OK;
   size_t i, j;
@@ -172,8 +287,18 @@ fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, siz
   fc_chain_data_init(&td, a);
   fc_chain_data_init(&dd, a);
   memset(&w, 0, sizeof w);
-  for (i = 0; i < n_train && rc == FENCI_OK; i++) rc = nt_data(lex, train[i], &td, &w, a);
-  if (rc == FENCI_OK && dev) rc = nt_data(lex, dev, &dd, &w, a);
+  memset(&gz, 0, sizeof gz);
+  *gsec = NULL;
+  *gsec_len = 0;
+  /* the gazetteer first: every sentence's features look it up */
+  rc = nt_gaz_build(train, n_train, &gz, a);
+  if (rc == FENCI_OK) rc = nt_gaz_section(&gz, a, &gs, &gs_len);
+  fc_free(a, gz.h);
+  fc_free(a, gz.v);
+  if (rc == FENCI_OK) rc = fc_ner_gaz_view(&gv, gs, gs_len);
+  w.gaz = &gv;
+  for (i = 0; i < n_train && rc == FENCI_OK; i++) rc = nt_data(lex, train[i], &td, &w, 1, a);
+  if (rc == FENCI_OK && dev) rc = nt_data(lex, dev, &dd, &w, 0, a);
   fc_ner_work_free(&w, a);
   if (rc == FENCI_OK) {
     memset(&co, 0, sizeof co);
@@ -194,9 +319,45 @@ fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, siz
     co.log = o->log;
     co.log_ctx = o->log_ctx;
     rc = fc_chain_train(&td, dd.n_pos ? &dd : NULL, &co, a, sec, sec_len, dev_f1, best_iter, err, errlen);
+    if (rc == FENCI_OK) *gsec = gs, *gsec_len = gs_len, gs = NULL;
   } else if (rc == FENCI_NOMEM)
     fc_errf(err, errlen, "out of memory while reading the NER corpus");
+  fc_free(a, gs);
   fc_chain_data_free(&td);
   fc_chain_data_free(&dd);
+  return rc;
+}
+
+fenci_rc fc_train_write_ner(const fenci_model *lex, const uint8_t *nerm, size_t nerm_len, const uint8_t *nerg,
+                            size_t nerg_len, const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len,
+                            char *err, size_t errlen) {
+  const fc_file *f = fc_model_file(lex);
+  fc_writer wr;
+  fc_buf mb;
+  size_t mlen = 0;
+  const char *lm = fenci_model_meta(lex, &mlen);
+  uint32_t i;
+  fenci_rc rc = FENCI_OK;
+  if (fc_fmt_find(f, "LREF")) {
+    fc_errf(err, errlen, "the lexicon model references another file: give the lexicon itself");
+    return FENCI_BADARG;
+  }
+  fc_writer_init(&wr, a);
+  fc_buf_init(&mb, a);
+  for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
+    const fc_section *s = &f->sec[i];
+    if (!memcmp(s->tag, "NERM", 4) || !memcmp(s->tag, "NERG", 4) || !memcmp(s->tag, "META", 4)) continue;
+    rc = fc_writer_add(&wr, s->tag, s->data, s->size);
+  }
+  if (rc == FENCI_OK) rc = fc_writer_add(&wr, "NERM", nerm, nerm_len);
+  if (rc == FENCI_OK && nerg) rc = fc_writer_add(&wr, "NERG", nerg, nerg_len);
+  if (rc == FENCI_OK && lm && mlen && (fc_buf_put(&mb, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&mb, '\n'))))
+    rc = FENCI_NOMEM;
+  if (rc == FENCI_OK && meta && fc_buf_put(&mb, meta, strlen(meta))) rc = FENCI_NOMEM;
+  if (rc == FENCI_OK) rc = fc_writer_add(&wr, "META", mb.data ? (const void *)mb.data : "", mb.len);
+  if (rc == FENCI_OK) rc = fc_writer_finish(&wr, out, out_len);
+  if (rc != FENCI_OK) fc_errf(err, errlen, "writing the model: %s", fenci_rc_str(rc));
+  fc_writer_free(&wr);
+  fc_buf_free(&mb);
   return rc;
 }

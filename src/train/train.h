@@ -113,10 +113,14 @@ fenci_rc fc_train_pos(const fenci_model *lex, const fc_corpus *train, const fc_c
 
 /* Trains the name recogniser (nertag.h) on the entities of the n_train
  * corpora (format msr or pd), keeping the iteration of best entity F1 on
- * dev.  *sec is a NERM section. */
+ * dev.  *sec is a NERM section, *gsec its gazetteer (NERG, nertag.h). */
 fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, size_t n_train, const fc_corpus *dev,
-                      const fc_train_opts *o, const fenci_alloc *a, uint8_t **sec, size_t *sec_len, double *dev_f1,
-                      int *best_iter, char *err, size_t errlen);
+                      const fc_train_opts *o, const fenci_alloc *a, uint8_t **sec, size_t *sec_len, uint8_t **gsec,
+                      size_t *gsec_len, double *dev_f1, int *best_iter, char *err, size_t errlen);
+/* fc_train_write_section for the name recogniser's two sections (nerg may be NULL). */
+fenci_rc fc_train_write_ner(const fenci_model *lex, const uint8_t *nerm, size_t nerm_len, const uint8_t *nerg,
+                            size_t nerg_len, const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len,
+                            char *err, size_t errlen);
 
 /* A model file image: lex's sections with section tag replaced by (or
  * added as) data, and META = lex's META followed by meta (or nothing).
