@@ -383,6 +383,17 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   return FENCI_OK;
 }
 
+void fc_chain_opts_init(fc_chain_opts *co, const fc_train_opts *o) {
+  memset(co, 0, sizeof *co);
+  co->iters = o->iters;
+  co->patience = o->patience;
+  co->seed = o->seed;
+  co->min_count = o->min_count;
+  co->prune = o->prune;
+  co->log = o->log;
+  co->log_ctx = o->log_ctx;
+}
+
 fenci_rc fc_chain_label_all(const uint8_t *sec, size_t sec_len, const fc_chain_data *d, uint8_t *pred,
                             const fenci_alloc *a) {
   fc_section fs;

@@ -55,6 +55,10 @@ typedef struct fc_chain_opts {
   void *log_ctx;
 } fc_chain_opts;
 
+/* Zeroes *co and copies the task-independent training options of o
+ * (iterations, patience, seed, min_count, prune, progress). */
+void fc_chain_opts_init(fc_chain_opts *co, const fc_train_opts *o);
+
 /* Trains on train, keeping the iteration that scores best on dev (the
  * labeller exactly as it is stored; without dev the last).  *sec is the
  * section (allocated with a).  FENCI_NOMEM, FENCI_BADARG, FENCI_STOPPED. */

@@ -301,7 +301,7 @@ fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, siz
   if (rc == FENCI_OK && dev) rc = nt_data(lex, dev, &dd, &w, 0, a);
   fc_ner_work_free(&w, a);
   if (rc == FENCI_OK) {
-    memset(&co, 0, sizeof co);
+    fc_chain_opts_init(&co, o);
     co.n_labels = FC_NER_N_LABELS;
     co.labels = fc_ner_labels;
     co.beam = FC_NER_N_LABELS;
@@ -310,14 +310,7 @@ fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, siz
     co.forbid_end = fend;
     co.feature_version = FC_NER_FEATURE_VERSION;
     co.group_mask = fc_ner_groups;
-    co.iters = o->iters;
-    co.patience = o->patience;
-    co.seed = o->seed;
-    co.min_count = o->min_count;
-    co.prune = o->prune;
     co.score = nt_f1;
-    co.log = o->log;
-    co.log_ctx = o->log_ctx;
     rc = fc_chain_train(&td, dd.n_pos ? &dd : NULL, &co, a, sec, sec_len, dev_f1, best_iter, err, errlen);
     if (rc == FENCI_OK) *gsec = gs, *gsec_len = gs_len, gs = NULL;
   } else if (rc == FENCI_NOMEM)
@@ -331,33 +324,12 @@ fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, siz
 fenci_rc fc_train_write_ner(const fenci_model *lex, const uint8_t *nerm, size_t nerm_len, const uint8_t *nerg,
                             size_t nerg_len, const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len,
                             char *err, size_t errlen) {
-  const fc_file *f = fc_model_file(lex);
-  fc_writer wr;
-  fc_buf mb;
-  size_t mlen = 0;
-  const char *lm = fenci_model_meta(lex, &mlen);
-  uint32_t i;
-  fenci_rc rc = FENCI_OK;
-  if (fc_fmt_find(f, "LREF")) {
-    fc_errf(err, errlen, "the lexicon model references another file: give the lexicon itself");
-    return FENCI_BADARG;
-  }
-  fc_writer_init(&wr, a);
-  fc_buf_init(&mb, a);
-  for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
-    const fc_section *s = &f->sec[i];
-    if (!memcmp(s->tag, "NERM", 4) || !memcmp(s->tag, "NERG", 4) || !memcmp(s->tag, "META", 4)) continue;
-    rc = fc_writer_add(&wr, s->tag, s->data, s->size);
-  }
-  if (rc == FENCI_OK) rc = fc_writer_add(&wr, "NERM", nerm, nerm_len);
-  if (rc == FENCI_OK && nerg) rc = fc_writer_add(&wr, "NERG", nerg, nerg_len);
-  if (rc == FENCI_OK && lm && mlen && (fc_buf_put(&mb, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&mb, '\n'))))
-    rc = FENCI_NOMEM;
-  if (rc == FENCI_OK && meta && fc_buf_put(&mb, meta, strlen(meta))) rc = FENCI_NOMEM;
-  if (rc == FENCI_OK) rc = fc_writer_add(&wr, "META", mb.data ? (const void *)mb.data : "", mb.len);
-  if (rc == FENCI_OK) rc = fc_writer_finish(&wr, out, out_len);
-  if (rc != FENCI_OK) fc_errf(err, errlen, "writing the model: %s", fenci_rc_str(rc));
-  fc_writer_free(&wr);
-  fc_buf_free(&mb);
-  return rc;
+  static const char *const tags[2] = {"NERM", "NERG"};
+  const uint8_t *data[2];
+  size_t lens[2];
+  data[0] = nerm;
+  lens[0] = nerm_len;
+  data[1] = nerg; /* none: an old NERG is dropped all the same */
+  lens[1] = nerg_len;
+  return fc_train_write_sections(lex, 2, tags, data, lens, meta, a, out, out_len, err, errlen);
 }

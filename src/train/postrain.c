@@ -99,7 +99,7 @@ static fenci_rc pt_train(const fc_chain_data *td, const fc_chain_data *dd, size_
                          const fc_train_opts *o, const fenci_alloc *a, uint8_t **sec, size_t *sec_len, double *dev_acc,
                          int *best_iter, char *err, size_t errlen) {
   fc_chain_opts co;
-  memset(&co, 0, sizeof co);
+  fc_chain_opts_init(&co, o);
   co.n_labels = (uint32_t)n_labels;
   co.labels = labels;
   /* tagging with the 4 best labels a word, training with all: dev 96.34%,
@@ -109,13 +109,6 @@ static fenci_rc pt_train(const fc_chain_data *td, const fc_chain_data *dd, size_
   co.train_beam = FC_CHAIN_MAX_LABELS;
   co.feature_version = FC_POS_FEATURE_VERSION;
   co.group_mask = fc_pos_groups;
-  co.iters = o->iters;
-  co.patience = o->patience;
-  co.seed = o->seed;
-  co.min_count = o->min_count;
-  co.prune = o->prune;
-  co.log = o->log;
-  co.log_ctx = o->log_ctx;
   return fc_chain_train(td, dd->n_pos ? dd : NULL, &co, a, sec, sec_len, dev_acc, best_iter, err, errlen);
 }
 
@@ -271,13 +264,13 @@ fenci_rc fc_train_pos(const fenci_model *lex, const fc_corpus *train, const fc_c
   return rc;
 }
 
-fenci_rc fc_train_write_section(const fenci_model *lex, const char tag[4], const uint8_t *data, size_t len,
-                                const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len, char *err,
-                                size_t errlen) {
+fenci_rc fc_train_write_sections(const fenci_model *lex, size_t n, const char *const *tags, const uint8_t *const *data,
+                                 const size_t *lens, const char *meta, const fenci_alloc *a, uint8_t **out,
+                                 size_t *out_len, char *err, size_t errlen) {
   const fc_file *f = fc_model_file(lex);
   fc_writer w;
   fc_buf mb;
-  size_t mlen = 0;
+  size_t mlen = 0, k;
   const char *lm = fenci_model_meta(lex, &mlen);
   uint32_t i;
   fenci_rc rc = FENCI_OK;
@@ -289,10 +282,12 @@ fenci_rc fc_train_write_section(const fenci_model *lex, const char tag[4], const
   fc_buf_init(&mb, a);
   for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
     const fc_section *s = &f->sec[i];
-    if (!memcmp(s->tag, tag, 4) || !memcmp(s->tag, "META", 4)) continue;
-    rc = fc_writer_add(&w, s->tag, s->data, s->size);
+    int replaced = !memcmp(s->tag, "META", 4);
+    for (k = 0; k < n; k++) replaced |= !memcmp(s->tag, tags[k], 4);
+    if (!replaced) rc = fc_writer_add(&w, s->tag, s->data, s->size);
   }
-  if (rc == FENCI_OK) rc = fc_writer_add(&w, tag, data, len);
+  for (k = 0; k < n && rc == FENCI_OK; k++)
+    if (data[k]) rc = fc_writer_add(&w, tags[k], data[k], lens[k]);
   if (rc == FENCI_OK && ((lm && mlen && (fc_buf_put(&mb, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&mb, '\n')))) ||
                          (meta && fc_buf_put(&mb, meta, strlen(meta)))))
     rc = FENCI_NOMEM;
@@ -302,4 +297,15 @@ fenci_rc fc_train_write_section(const fenci_model *lex, const char tag[4], const
   fc_writer_free(&w);
   fc_buf_free(&mb);
   return rc;
+}
+
+fenci_rc fc_train_write_section(const fenci_model *lex, const char tag[4], const uint8_t *data, size_t len,
+                                const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len, char *err,
+                                size_t errlen) {
+  char t[5];
+  const char *tags[1];
+  memcpy(t, tag, 4);
+  t[4] = 0;
+  tags[0] = t;
+  return fc_train_write_sections(lex, 1, tags, &data, &len, meta, a, out, out_len, err, errlen);
 }

@@ -122,9 +122,13 @@ fenci_rc fc_train_write_ner(const fenci_model *lex, const uint8_t *nerm, size_t 
                             size_t nerg_len, const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len,
                             char *err, size_t errlen);
 
-/* A model file image: lex's sections with section tag replaced by (or
- * added as) data, and META = lex's META followed by meta (or nothing).
- * lex must hold its lexicon (no LREF). */
+/* A model file image: lex's sections with the n sections tags[k] replaced
+ * by (or added as) data[k] (NULL: only dropped), and META = lex's META
+ * followed by meta (or nothing).  lex must hold its lexicon (no LREF). */
+fenci_rc fc_train_write_sections(const fenci_model *lex, size_t n, const char *const *tags, const uint8_t *const *data,
+                                 const size_t *lens, const char *meta, const fenci_alloc *a, uint8_t **out,
+                                 size_t *out_len, char *err, size_t errlen);
+/* The same for one section. */
 fenci_rc fc_train_write_section(const fenci_model *lex, const char tag[4], const uint8_t *data, size_t len,
                                 const char *meta, const fenci_alloc *a, uint8_t **out, size_t *out_len, char *err,
                                 size_t errlen);
