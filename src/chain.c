@@ -95,6 +95,18 @@ static inline void fc_chain_add(int32_t *emit, ptrdiff_t a, size_t n, uint32_t p
   if (l < n_labels && p >= 0 && (size_t)p < n) emit[(size_t)p * n_labels + l] += (int16_t)(uint16_t)(pr >> 16);
 }
 
+/* Adds a row of L i16 weights (little-endian, in place: rows are 4-byte
+ * aligned in the 16-byte aligned section) to one position's emissions. */
+static inline void fc_chain_add_row(int32_t *e, const uint8_t *row, uint32_t L) {
+  uint32_t j;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const int16_t *r16 = (const int16_t *)(const void *)row; /* the mapped bytes have no declared type */
+  for (j = 0; j < L; j++) e[j] += r16[j];
+#else
+  for (j = 0; j < L; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
+#endif
+}
+
 /* Where key k listed at position i is looked up: the key (*lk) and the
  * anchor its pairs count from (*a); 0 when it is skipped, a grouped member
  * whose anchor is a position of the sequence (the member of offset 0 there
@@ -221,16 +233,7 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
         ptrdiff_t a;
         if (!v) continue;
         if (cnt == 0xFF) { /* a dense row: an ungrouped key, at its own position */
-          int32_t *e = emit + i * L;
-          /* i16 little-endian, in place (the section is 16-byte aligned) */
-          const uint8_t *row = c->pairs + (size_t)first * 4;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-          /* the row is 4-byte aligned in the mapped section (no declared type) */
-          const int16_t *r16 = (const int16_t *)(const void *)row;
-          for (j = 0; j < L; j++) e[j] += r16[j];
-#else
-          for (j = 0; j < L; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
-#endif
+          fc_chain_add_row(emit + i * L, c->pairs + (size_t)first * 4, L);
           continue;
         }
         fc_chain_where(c, keys[k], i, n, &lk, &a);
@@ -238,18 +241,8 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
           uint32_t hdr = fc_rd32(c->pairs + (size_t)first * 4), noff = (hdr >> 8) & 0xFF, r, nw = (L + 1) / 2;
           ptrdiff_t p = a + (int8_t)(uint8_t)hdr;
           for (r = 0; r < noff; r++, p++) {
-            const uint8_t *row = c->pairs + ((size_t)first + 1 + (size_t)r * nw) * 4;
-            int32_t *e;
-            if (p < 0 || (size_t)p >= n) continue;
-            e = emit + (size_t)p * L;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            {
-              const int16_t *r16 = (const int16_t *)(const void *)row;
-              for (j = 0; j < L; j++) e[j] += r16[j];
-            }
-#else
-            for (j = 0; j < L; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
-#endif
+            if (p >= 0 && (size_t)p < n)
+              fc_chain_add_row(emit + (size_t)p * L, c->pairs + ((size_t)first + 1 + (size_t)r * nw) * 4, L);
           }
           continue;
         }
