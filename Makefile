@@ -94,13 +94,16 @@ ubsan:
 # references this one file (docs/FORMAT.md, LREF), so all share both.
 lexicon: models/lexicon.fenci
 models/lexicon.fenci: fenci models.mk tools/pd2seg.sh $(BUILD)/models/pos.train $(BUILD)/models/pos.dev \
-    $(BUILD)/models/kw.docs data/stopwords-zh.txt $(BUILD)/models/msr.train $(BUILD)/models/msr.dev
+    $(BUILD)/models/pos.traindev $(BUILD)/models/kw.docs data/stopwords-zh.txt $(BUILD)/models/msr.train \
+    $(BUILD)/models/msr.dev $(BUILD)/models/pd.train
 	@mkdir -p $(BUILD)/data $(BUILD)/models
 	tools/pd2seg.sh train < $(DATA)/pd1998-01/199801.txt > $(BUILD)/data/pd_train.seg
 	./fenci compile $(DATA)/lexicon/jieba-dict.txt --oov-corpus $(BUILD)/data/pd_train.seg -o $(BUILD)/models/lexicon.base
 	$(KW_IDF) -o $(BUILD)/models/lexicon.base
-	$(POS_TRAIN) -o $(BUILD)/models/lexicon.pos
-	$(NER_TRAIN) --lexicon $(BUILD)/models/lexicon.pos -o $@
+	$(POS_TRAIN) -o $(BUILD)/models/lexicon.posdev
+	$(call fc_refit,pos,accuracy,$(BUILD)/models/lexicon.posdev,$(POS_REFIT)) -o $(BUILD)/models/lexicon.pos
+	$(NER_TRAIN) --lexicon $(BUILD)/models/lexicon.pos -o $(BUILD)/models/lexicon.nerdev
+	$(call fc_refit,ner,f1,$(BUILD)/models/lexicon.nerdev,$(NER_REFIT)) --lexicon $(BUILD)/models/lexicon.pos -o $@
 
 # Traditional Chinese: the default model on the SIGHAN 2005 CITYU and AS tests
 # (the models are trained on simplified text; features map traditional to

@@ -36,6 +36,8 @@ static void train_usage(FILE *f) {
           "                together with --train as one multi-criteria model (weights\n"
           "                shared by all plus one copy per standard; OUT gets the shared\n"
           "                ones plus those of --train's standard, chosen on --dev)\n"
+          "  --names [F:]FILE  ner: a corpus whose entities join the gazetteer only, not\n"
+          "                the training text (repeatable, up to 4; F as for --also)\n"
           "  --format      pd: People's Daily 1998 (id token, word/POS, [..]nt compounds);\n"
           "                msr: MSRA NER word/tag; ctb, seg: words separated by spaces\n"
           "                (default seg)\n"
@@ -155,7 +157,7 @@ static int train_same_dir(const char *lexp, const char *outp) {
 /* --task pos / ner: writes the labeller section (tag, "pos" or "ner")
  * into a copy of the lexicon model; score is the dev figure. */
 static int train_write_labeller(const fenci_model *lex, const char *tag, const char *task, fenci_rc rc, uint8_t *sec,
-                                size_t sec_len, uint8_t *gsec, size_t gsec_len, double score, int best,
+                                size_t sec_len, uint8_t *gsec, size_t gsec_len, int has_dev, double score, int best,
                                 const char *meta, const char *outp, const char *err) {
   uint8_t *img = NULL;
   size_t img_len = 0;
@@ -165,13 +167,22 @@ static int train_write_labeller(const fenci_model *lex, const char *tag, const c
     fprintf(stderr, "fenci train: training failed: %s%s%s\n", fenci_rc_str(rc), err[0] ? ": " : "", err);
     return 1;
   }
-  snprintf(m2, sizeof m2, "%s_iterations=%d\n%s_dev_%s=%.4f\n%s", task, best, task,
-           strcmp(task, "pos") ? "f1" : "accuracy", score, meta ? meta : "");
+  const char *metric = strcmp(task, "pos") ? "f1" : "accuracy";
+  /* without --dev there is no dev score to record (a refit on train + dev
+   * names the iterations and score of its dev run with --meta) */
+  if (has_dev)
+    snprintf(m2, sizeof m2, "%s_iterations=%d\n%s_dev_%s=%.4f\n%s", task, best, task, metric, score, meta ? meta : "");
+  else
+    snprintf(m2, sizeof m2, "%s_iterations=%d\n%s", task, best, meta ? meta : "");
   rc = gsec ? fc_train_write_ner(lex, sec, sec_len, gsec, gsec_len, m2, NULL, &img, &img_len, e2, sizeof e2)
             : fc_train_write_section(lex, tag, sec, sec_len, m2, NULL, &img, &img_len, e2, sizeof e2);
   if (rc == FENCI_OK && fc_cli_write_file("train", outp, img, img_len) == 0) {
-    fprintf(stderr, "fenci train: wrote %s (%zu bytes, %s %zu bytes): iteration %d kept, dev %s %.2f\n", outp, img_len,
-            tag, sec_len, best, strcmp(task, "pos") ? "entity F1" : "tag accuracy", score * 100);
+    if (has_dev)
+      fprintf(stderr, "fenci train: wrote %s (%zu bytes, %s %zu bytes): iteration %d kept, dev %s %.2f\n", outp,
+              img_len, tag, sec_len, best, strcmp(task, "pos") ? "entity F1" : "tag accuracy", score * 100);
+    else
+      fprintf(stderr, "fenci train: wrote %s (%zu bytes, %s %zu bytes): %d iterations (no dev set)\n", outp, img_len,
+              tag, sec_len, best);
     ret = 0;
   } else if (rc != FENCI_OK)
     fprintf(stderr, "fenci train: %s\n", e2);
@@ -190,7 +201,7 @@ static int train_pos(const fenci_model *lex, const fc_corpus *tc, const fc_corpu
   int best = 0;
   char err[512] = "";
   fenci_rc rc = fc_train_pos(lex, tc, dc, o, NULL, &sec, &sec_len, &acc, &best, err, sizeof err);
-  return train_write_labeller(lex, "POSM", "pos", rc, sec, sec_len, NULL, 0, acc, best, meta, outp, err);
+  return train_write_labeller(lex, "POSM", "pos", rc, sec, sec_len, NULL, 0, dc != NULL, acc, best, meta, outp, err);
 }
 
 /* --also [F:]FILE: the format named before the first colon, if it is one,
@@ -241,15 +252,16 @@ static int train_ner(const fenci_model *lex, const fc_corpus *tc, const fc_corpu
   trains[0] = tc;
   for (k = 0; k < n_also; k++) trains[nt++] = &also[k];
   rc = fc_train_ner(lex, trains, nt, dc, o, NULL, &sec, &sec_len, &gsec, &gsec_len, &f1, &best, err, sizeof err);
-  return train_write_labeller(lex, "NERM", "ner", rc, sec, sec_len, gsec, gsec_len, f1, best, meta, outp, err);
+  return train_write_labeller(lex, "NERM", "ner", rc, sec, sec_len, gsec, gsec_len, dc != NULL, f1, best, meta, outp, err);
 }
 
 int fc_cmd_train(int argc, char **argv) {
   const char *lexp = NULL, *trainp = NULL, *devp = NULL, *outp = NULL, *wordsp = NULL;
   int share = 0, task = 0, alsof = -1;
-  const char *alsop[FC_TRAIN_MAX_ALSO];
-  size_t n_also = 0, k;
-  fc_corpus also[FC_TRAIN_MAX_ALSO];
+  const char *alsop[FC_TRAIN_MAX_ALSO], *namesp[FC_TRAIN_MAX_ALSO];
+  size_t n_also = 0, n_names = 0, k;
+  fc_corpus also[FC_TRAIN_MAX_ALSO], names[FC_TRAIN_MAX_ALSO];
+  const fc_corpus *namesc[FC_TRAIN_MAX_ALSO];
   const fc_corpus *alsoc[FC_TRAIN_MAX_ALSO];
   char *words = NULL;
   size_t words_len = 0;
@@ -290,6 +302,13 @@ int fc_cmd_train(int argc, char **argv) {
         return 2;
       }
       alsop[n_also++] = op.val;
+    }
+    else if (fc_opt_value(&op, 0, "names")) {
+      if (n_names == FC_TRAIN_MAX_ALSO) {
+        fprintf(stderr, "fenci train: --names: at most %d corpora\n", FC_TRAIN_MAX_ALSO);
+        return 2;
+      }
+      namesp[n_names++] = op.val;
     }
     else if (fc_opt_value(&op, 0, "also-format")) {
       if ((alsof = train_format("--also-format", op.val)) < 0) return 2;
@@ -375,6 +394,10 @@ int fc_cmd_train(int argc, char **argv) {
     fc_corpus_init(&also[k], NULL);
     alsoc[k] = &also[k];
   }
+  for (k = 0; k < n_names; k++) {
+    fc_corpus_init(&names[k], NULL);
+    namesc[k] = &names[k];
+  }
   if (wordsp) {
     words = fc_cli_read_file(wordsp, &words_len);
     if (!words) goto done;
@@ -389,13 +412,19 @@ int fc_cmd_train(int argc, char **argv) {
   }
   fprintf(stderr, "fenci train: %s: %zu sentences, %zu words%s", trainp, tc.n_sent, tc.n_words, devp ? "; " : "\n");
   if (devp) fprintf(stderr, "%s: %zu sentences, %zu words\n", devp, dc.n_sent, dc.n_words);
-  if (train_load_also(also, alsop, n_also, alsof)) goto done;
+  if (train_load_also(also, alsop, n_also, alsof) || train_load_also(names, namesp, n_names, alsof)) goto done;
   if (task == 1 && n_also) {
     fprintf(stderr, "fenci train: --also is for --task seg and ner\n");
     goto done;
   }
+  if (task != 2 && n_names) {
+    fprintf(stderr, "fenci train: --names is for --task ner\n");
+    goto done;
+  }
   o.also = alsoc;
   o.n_also = n_also;
+  o.names = namesc;
+  o.n_names = n_names;
   err[0] = 0;
   if (task == 1) {
     ret = train_pos(lex, &tc, devp ? &dc : NULL, &o, meta_len ? meta : NULL, outp);
@@ -425,6 +454,7 @@ done:
   fc_corpus_free(&tc);
   fc_corpus_free(&dc);
   for (k = 0; k < n_also; k++) fc_corpus_free(&also[k]);
+  for (k = 0; k < n_names; k++) fc_corpus_free(&names[k]);
   fenci_model_free(lex);
   return ret;
 }

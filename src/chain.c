@@ -261,11 +261,11 @@ void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a) {
 
 /* The decoder when every label is kept (the name recogniser's 13): no
  * selection, and each label only looks at the labels that may precede it. */
-static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size_t n, uint8_t *out,
-                                    fc_chain_work *w) {
+static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size_t n, const uint8_t *fixed,
+                                    uint8_t *out, fc_chain_work *w) {
   size_t L = c->n_labels, i, l, q;
   for (l = 0; l < L; l++) {
-    w->score[l] = emit[l] + c->start[l];
+    w->score[l] = fixed && fixed[0] != FC_CHAIN_FREE && fixed[0] != l ? INT32_MIN / 2 : emit[l] + c->start[l];
     w->back[l] = 0;
   }
   for (i = 1; i < n; i++) {
@@ -285,6 +285,7 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
       if (best == INT64_MIN) best = (int64_t)ps[0] + FC_CHAIN_FORBID; /* nothing may precede it */
       sc[l] = (int32_t)(best + e[l] < (int64_t)INT32_MIN / 2 ? INT32_MIN / 2 : best + e[l]);
       w->back[i * L + l] = arg;
+      if (fixed && fixed[i] != FC_CHAIN_FREE && fixed[i] != l) sc[l] = INT32_MIN / 2;
       if (sc[l] > mx) mx = sc[l];
     }
     for (l = 0; l < L; l++) sc[l] = sc[l] - mx < FC_CHAIN_FORBID ? FC_CHAIN_FORBID : sc[l] - mx;
@@ -308,8 +309,8 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
   return FENCI_OK;
 }
 
-fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, uint8_t *out, fc_chain_work *w,
-                         const fenci_alloc *a) {
+fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const uint8_t *fixed, uint8_t *out,
+                         fc_chain_work *w, const fenci_alloc *a) {
   size_t i, B = c->beam, L = c->n_labels, b, q;
   if (n == 0) return FENCI_OK;
   if (n > w->cap) {
@@ -326,14 +327,18 @@ fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, uint8
     w->back = back;
     w->cap = nc;
   }
-  if (B == L) return fc_chain_decode_all(c, emit, n, out, w);
+  if (B == L) return fc_chain_decode_all(c, emit, n, fixed, out, w);
   for (i = 0; i < n; i++) {
     const int32_t *e = emit + i * L;
     uint8_t *cd = w->cand + i * B;
     int32_t *sc = w->score + i * B;
     size_t nb = 0, l;
+    /* a fixed label: the other candidates repeat it, never to be chosen */
+    int one = fixed && fixed[i] != FC_CHAIN_FREE && fixed[i] < L;
+    if (one)
+      for (b = 0; b < B; b++) cd[b] = fixed[i];
     /* the B best labels by emission, by insertion (B is small) */
-    for (l = 0; l < L; l++) {
+    for (l = one ? L : 0; l < L; l++) {
       int32_t v = e[l];
       if (nb == B && v <= e[cd[nb - 1]]) continue;
       q = nb < B ? nb++ : B - 1;
@@ -345,6 +350,11 @@ fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, uint8
     }
     for (b = 0; b < B; b++) {
       int32_t em = e[cd[b]];
+      if (one && b > 0) {
+        sc[b] = FC_CHAIN_FORBID;
+        w->back[i * B + b] = 0;
+        continue;
+      }
       if (i == 0) {
         sc[b] = em + c->start[cd[b]];
         w->back[b] = 0;

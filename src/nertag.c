@@ -289,7 +289,7 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
     for (i = 0; i < len; i++) w->koff[i + 1] = w->koff[i] + (uint32_t)fc_ner_keys(w, len, i, w->keys + w->koff[i]);
     memset(w->emit, 0, len * L * sizeof *w->emit);
     fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
-    rc = fc_chain_decode(c, w->emit, len, labels + p0, &w->cw, a);
+    rc = fc_chain_decode(c, w->emit, len, NULL, labels + p0, &w->cw, a);
     if (rc != FENCI_OK) return rc;
   }
   return FENCI_OK;

@@ -7,6 +7,8 @@
 #include "model.h"
 #include "postag.h"
 
+#define FC_POS_CTX 32 /* context words decoded on either side of a piece (fc_pos_tag) */
+
 void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a) {
   fc_free(a, w->norm);
   fc_free(a, w->noff);
@@ -24,6 +26,7 @@ void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a) {
   fc_free(a, w->kscratch);
   fc_free(a, w->emit);
   fc_free(a, w->lab);
+  fc_free(a, w->force);
   fc_chain_work_free(&w->cw, a);
   memset(w, 0, sizeof *w);
 }
@@ -46,6 +49,7 @@ static int fc_pos_grow(fc_pos_work *w, size_t n, const fenci_alloc *a) {
   FC_POS_RE(wh)
   FC_POS_RE(amb)
   FC_POS_RE(ambf)
+  FC_POS_RE(force)
 #undef FC_POS_RE
   w->cap = nc;
   return 0;
@@ -253,6 +257,20 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   return k;
 }
 
+/* The keys of a word whose label is fixed (fc_pos_tag): only the group
+ * anchors at the word (the members of offset 0 in fc_pos_keys), whose rows
+ * score its neighbours.  A neighbour's other contributions come from its
+ * own keys, the padding anchors included, so its scores stay those of a
+ * full lookup. */
+static size_t fc_pos_anchor_keys(const fc_pos_work *w, size_t n, size_t i, uint64_t *keys) {
+  uint32_t fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
+  keys[0] = fc_chain_gkey_rep(T_WM1, fc_pos_word_hash(w, n, (ptrdiff_t)i));
+  keys[1] = fc_chain_gkey(T_FIRST, w->first[i], 0);
+  keys[2] = fc_chain_gkey(T_LAST, w->last[i], 0);
+  keys[3] = fc_chain_gkey(T_JOINR, (uint64_t)w->last[i] << 32 | fp1, 0);
+  return 4;
+}
+
 /* The label index of a tag name in c, or -1. */
 static int fc_pos_label(const fc_chain *c, const char *name) {
   uint32_t i;
@@ -267,10 +285,20 @@ fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, con
   int lw = fc_pos_label(c, "w"), lnx = fc_pos_label(c, "nx"), lm = fc_pos_label(c, "m");
   fenci_rc rc;
   for (p0 = 0; p0 < n; p0 += FC_POS_MAX_SEQ) {
-    size_t len = n - p0 < FC_POS_MAX_SEQ ? n - p0 : FC_POS_MAX_SEQ;
+    /* a piece is decoded with FC_POS_CTX words of context on either side
+     * whose labels are dropped: its words get the features and, past a
+     * fixed label in the context (punctuation), exactly the labels of one
+     * decode of the whole sequence, so a word's tag does not depend on
+     * where the pieces are cut */
+    size_t kl = n - p0 < FC_POS_MAX_SEQ ? n - p0 : FC_POS_MAX_SEQ;
+    size_t s0 = p0 > FC_POS_CTX ? p0 - FC_POS_CTX : 0;
+    size_t e0 = n - (p0 + kl) > FC_POS_CTX ? p0 + kl + FC_POS_CTX : n, len = e0 - s0;
+    const fc_posword *pw = words + s0;
     if (w->kcap < len) {
       void *p;
-      size_t nc = FC_POS_MAX_SEQ;
+      size_t nc = FC_POS_MAX_SEQ + 2 * FC_POS_CTX;
+      if (!(p = fc_realloc(a, w->lab, nc))) return FENCI_NOMEM;
+      w->lab = p;
       if (!(p = fc_realloc(a, w->keys, nc * FC_POS_MAX_KEYS * sizeof *w->keys))) return FENCI_NOMEM;
       w->keys = p;
       if (!(p = fc_realloc(a, w->koff, (nc + 1) * sizeof *w->koff))) return FENCI_NOMEM;
@@ -281,26 +309,49 @@ fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, con
       w->emit = p;
       w->kcap = nc;
     }
-    rc = fc_pos_prepare(w, m, words + p0, len, a);
+    rc = fc_pos_prepare(w, m, pw, len, a);
     if (rc != FENCI_OK) return rc;
+    /* Labels fixed before scoring: tokens that are no words (their tag
+     * comes from their kind: README), and words that had one label in
+     * training, FC_POS_FIXED_MIN times or more (the tagger gives them that
+     * label all but never).  Half of a text's tokens thus skip scoring,
+     * and the decoder keeps only that label for them. */
+    for (i = 0; i < len; i++) {
+      uint64_t am = w->amb[i];
+      int f = -1;
+      switch (pw[i].kind) {
+        case FENCI_KIND_PUNCT: f = lw; break;
+        case FENCI_KIND_LATIN: case FENCI_KIND_URL: case FENCI_KIND_EMAIL: f = lnx; break;
+        case FENCI_KIND_NUMBER: f = lm; break;
+        default:
+          if (am && !(am & (am - 1)) && w->ambf[i] >= fc_pos_freq_class(FC_POS_FIXED_MIN))
+            for (f = 0; !(am >> f & 1); f++) {
+            }
+          break;
+      }
+      w->force[i] = f >= 0 && (size_t)f < L ? (uint8_t)f : (uint8_t)FC_CHAIN_FREE;
+    }
     memset(w->emit, 0, len * L * sizeof *w->emit);
     w->koff[0] = 0;
-    for (i = 0; i < len; i++)
-      w->koff[i + 1] = w->koff[i] + (uint32_t)fc_pos_keys(w, words + p0, len, i, w->keys + w->koff[i]);
-    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
-    rc = fc_chain_decode(c, w->emit, len, labels + p0, &w->cw, a);
-    if (rc != FENCI_OK) return rc;
-  }
-  /* tokens that are no words get their tag from their kind (README) */
-  for (i = 0; i < n; i++) {
-    int f = -1;
-    switch (words[i].kind) {
-      case FENCI_KIND_PUNCT: f = lw; break;
-      case FENCI_KIND_LATIN: case FENCI_KIND_URL: case FENCI_KIND_EMAIL: f = lnx; break;
-      case FENCI_KIND_NUMBER: f = lm; break;
-      default: break;
+    for (i = 0; i < len; i++) {
+      size_t nk = 0, j;
+      if (w->force[i] == FC_CHAIN_FREE) {
+        nk = fc_pos_keys(w, pw, len, i, w->keys + w->koff[i]);
+      } else {
+        /* a fixed word's anchors score the words within two of it: they
+         * are looked up only when one of those is free */
+        for (j = i < 2 ? 0 : i - 2; j < len && j <= i + 2; j++)
+          if (w->force[j] == FC_CHAIN_FREE) {
+            nk = fc_pos_anchor_keys(w, len, i, w->keys + w->koff[i]);
+            break;
+          }
+      }
+      w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }
-    if (f >= 0) labels[i] = (uint8_t)f;
+    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
+    rc = fc_chain_decode(c, w->emit, len, w->force, w->lab, &w->cw, a);
+    if (rc != FENCI_OK) return rc;
+    memcpy(labels + p0, w->lab + (p0 - s0), kl);
   }
   return FENCI_OK;
 }

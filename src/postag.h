@@ -15,6 +15,7 @@
 #define FC_POS_FEATURE_VERSION 3 /* 2: the tag dictionary; 3: grouped templates (chain.h) */
 #define FC_POS_MAX_KEYS 32
 #define FC_POS_MAX_SEQ 400 /* words per decoded sequence; longer runs are cut */
+#define FC_POS_FIXED_MIN 20 /* a word seen this often with one label only keeps it unscored */
 
 struct fenci_model;
 
@@ -57,6 +58,7 @@ typedef struct fc_pos_work {
   uint64_t *wh;      /* hash of the normalised word (fc_pos_hash) */
   uint64_t *amb;     /* labels the word had in training (0: unknown), from the dictionary */
   uint8_t *ambf;     /* its frequency class (fc_pos_freq_class) */
+  uint8_t *force;    /* the label fixed before scoring (fc_pos_tag), 0xFF: none */
   size_t cap;
   uint64_t *keys;    /* FC_POS_MAX_KEYS per word */
   uint32_t *koff;    /* n + 1 offsets into keys */

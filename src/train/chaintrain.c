@@ -440,7 +440,7 @@ fenci_rc fc_chain_label_all(const uint8_t *sec, size_t sec_len, const fc_chain_d
     }
     memset(emit, 0, n * c->n_labels * sizeof *emit);
     fc_chain_emit_seq(c, d->key + d->koff[p0], koff, n, emit, scratch);
-    rc = fc_chain_decode(c, emit, n, pred + p0, &w, a);
+    rc = fc_chain_decode(c, emit, n, NULL, pred + p0, &w, a);
   }
   fc_chain_work_free(&w, a);
   fc_free(a, emit);
@@ -608,7 +608,7 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
           for (l = 0; l < s.L; l++) e[l] += wf[l];
         }
       }
-      if (fc_chain_decode(&tc, emit, n, pred, &w, a) != FENCI_OK) goto nomem;
+      if (fc_chain_decode(&tc, emit, n, NULL, pred, &w, a) != FENCI_OK) goto nomem;
       npos += n;
       for (i = 0; i < n; i++) {
         if (pred[i] != g[i]) {
@@ -650,8 +650,12 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
       sc = o->score ? o->score(o->score_ctx, dev, dpred) : ct_accuracy(NULL, dev, dpred);
     } else
       sc = (double)it; /* no dev: the last is the best */
-    ct_log(o, "iteration %d: training errors %.2f%%, dev %.4f, %zu bytes", it,
-           npos ? 100.0 * (double)errs / (double)npos : 0.0, dev && dev->n_pos ? sc : 0.0, img_len);
+    if (dev && dev->n_pos)
+      ct_log(o, "iteration %d: training errors %.2f%%, dev %.4f, %zu bytes", it,
+             npos ? 100.0 * (double)errs / (double)npos : 0.0, sc, img_len);
+    else
+      ct_log(o, "iteration %d: training errors %.2f%%, %zu bytes", it,
+             npos ? 100.0 * (double)errs / (double)npos : 0.0, img_len);
     if (sc > best_score) {
       fc_free(a, best);
       best = img;

@@ -115,7 +115,8 @@ static int nt_gaz_put(nt_gaz *g, uint64_t h, uint32_t v, const fenci_alloc *a) {
   return 0;
 }
 
-/* Adds the names of the n characters cps with labels lab (fold f). */
+/* Adds the names of the n characters cps with labels lab (fold f; -1:
+ * every fold, for names from outside the training text). */
 static int nt_gaz_add(nt_gaz *g, const uint32_t *cps, const uint8_t *lab, size_t n, int f, const fenci_alloc *a) {
   size_t i, j, k;
   for (i = 0; i < n; i++) {
@@ -128,7 +129,8 @@ static int nt_gaz_add(nt_gaz *g, const uint32_t *cps, const uint8_t *lab, size_t
     if (j >= n || fc_ner_pos(lab[j]) != (ps == 0 ? 2 : 3) || j + 1 - i > FC_NER_GMAX) continue;
     for (k = i; k <= j; k++) {
       h = fc_ner_gstep(h, fc_ner_norm(cps[k]));
-      if (nt_gaz_put(g, h, k < j ? FC_NER_GPREFIX : 1u << ((t - 1) * FC_NER_FOLDS + f), a)) return -1;
+      uint32_t folds = f < 0 ? (1u << FC_NER_FOLDS) - 1 : 1u << f;
+      if (nt_gaz_put(g, h, k < j ? FC_NER_GPREFIX : folds << ((t - 1) * FC_NER_FOLDS), a)) return -1;
     }
   }
   return 0;
@@ -163,17 +165,22 @@ static fenci_rc nt_gaz_section(const nt_gaz *g, const fenci_alloc *a, uint8_t **
   return FENCI_OK;
 }
 
-static fenci_rc nt_gaz_build(const fc_corpus *const *train, size_t n_train, nt_gaz *g, const fenci_alloc *a) {
+/* The names of the training corpora (by fold), then those of the names-only
+ * corpora (every fold). */
+static fenci_rc nt_gaz_build(const fc_corpus *const *train, size_t n_train, const fc_corpus *const *names,
+                             size_t n_names, nt_gaz *g, const fenci_alloc *a) {
   uint32_t *cps = NULL;
   uint8_t *lab = NULL;
   size_t cap = 0, s, i;
   fenci_rc rc = FENCI_OK;
-  for (i = 0; i < n_train && rc == FENCI_OK; i++)
-    for (s = 0; s < train[i]->n_sent && rc == FENCI_OK; s++) {
+  for (i = 0; i < n_train + n_names && rc == FENCI_OK; i++) {
+    const fc_corpus *c = i < n_train ? train[i] : names[i - n_train];
+    for (s = 0; s < c->n_sent && rc == FENCI_OK; s++) {
       size_t n = 0;
-      rc = nt_sentence(train[i], s, &cps, &lab, &cap, &n, a);
-      if (rc == FENCI_OK && nt_gaz_add(g, cps, lab, n, nt_fold(train[i], s), a)) rc = FENCI_NOMEM;
+      rc = nt_sentence(c, s, &cps, &lab, &cap, &n, a);
+      if (rc == FENCI_OK && nt_gaz_add(g, cps, lab, n, i < n_train ? nt_fold(c, s) : -1, a)) rc = FENCI_NOMEM;
     }
+  }
   fc_free(a, cps);
   fc_free(a, lab);
   return rc;
@@ -291,7 +298,7 @@ fenci_rc fc_train_ner(const fenci_model *lex, const fc_corpus *const *train, siz
   *gsec = NULL;
   *gsec_len = 0;
   /* the gazetteer first: every sentence's features look it up */
-  rc = nt_gaz_build(train, n_train, &gz, a);
+  rc = nt_gaz_build(train, n_train, o->names, o->names ? o->n_names : 0, &gz, a);
   if (rc == FENCI_OK) rc = nt_gaz_section(&gz, a, &gs, &gs_len);
   fc_free(a, gz.h);
   fc_free(a, gz.v);

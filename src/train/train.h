@@ -71,6 +71,11 @@ typedef struct fc_train_opts {
    * standard; the model gets shared + the target's), or none */
   const struct fc_corpus *const *also;
   size_t n_also;         /* at most FC_TRAIN_MAX_ALSO */
+  /* the name recogniser: corpora whose entities join its gazetteer only
+   * (not trained on; seen in every fold, so training meets them as new
+   * text does), or none */
+  const struct fc_corpus *const *names;
+  size_t n_names;        /* at most FC_TRAIN_MAX_ALSO */
   fc_train_log_fn log;   /* progress, or NULL */
   void *log_ctx;
 } fc_train_opts;

@@ -66,5 +66,17 @@ run "tag --help" 0 - -- tag --words --help
 runs=$((runs + 1))
 grep -q 'usage: fenci tag' "$TMP/out" || fail "tag --help"
 
+# a line of more words than the tagger decodes at once (FC_POS_MAX_SEQ):
+# the article 256 times without newlines (105 cuts; cut without context,
+# about one in 25 changed a tag); copies 2..255 have the same context, so
+# they get the same tags wherever the pieces are cut
+tr -d '\n' <samples/napoleon.txt >"$TMP/stdin"
+for k in 1 2 3 4 5 6 7 8; do cat "$TMP/stdin" "$TMP/stdin" >"$TMP/two.txt"; mv "$TMP/two.txt" "$TMP/stdin"; done
+run "tag a long line" 0 - -- tag
+runs=$((runs + 1))
+tr ' ' '\n' <"$TMP/out" | awk -v k=256 '{ t[NR] = $0 } END { n = NR / k; if (n != int(n)) { print "tokens " NR; exit 1 }
+  for (c = 2; c < k; c++) for (i = 1; i <= n; i++) if (t[(c - 1) * n + i] != t[n + i]) { print "copy " c ", token " i ": " t[(c - 1) * n + i] " vs " t[n + i]; exit 1 } }' \
+  >"$TMP/cmp" || fail "tag a long line: copies tagged differently ($(cat "$TMP/cmp"))"
+
 echo "test_tag: $runs checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -3,7 +3,9 @@
  * the same features as five ordinary templates (the grouped table, its
  * padding anchors, offsets and rows give the same emissions), learns a
  * rule that needs the neighbours, and is smaller; a labeller with groups
- * records them (version 2) and one without stays version 1. */
+ * records them (version 2) and one without stays version 1.  Fixed labels
+ * (fc_chain_decode's fixed) decode as emissions that forbid every other
+ * label there would, with the full search and with a beam. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +51,51 @@ static void tc_data(fc_chain_data *dg, fc_chain_data *du, size_t n_seq, int grou
   }
 }
 
+/* Decodes random emissions of labeller sec with labels fixed at random
+ * positions, and checks them against the same emissions with every other
+ * label forbidden at those positions. */
+static void tc_fixed(const uint8_t *sec, size_t len, const char *what) {
+  fc_section fs;
+  fc_chain c;
+  fc_chain_work w;
+  char err[256];
+  int32_t emit[200 * 3], ref[200 * 3];
+  uint8_t fixed[200], out1[200], out2[200];
+  size_t n, i, l, round, bad = 0, kept = 0, nfix = 0;
+  memset(&fs, 0, sizeof fs);
+  memcpy(fs.tag, "TEST", 4);
+  fs.data = sec;
+  fs.size = len;
+  memset(&w, 0, sizeof w);
+  if (fc_chain_view(&c, &fs, err, sizeof err) != FENCI_OK) {
+    OK(0, "%s: view: %s", what, err);
+    return;
+  }
+  for (round = 0; round < 50; round++) {
+    n = 1 + tc_rand() % 200;
+    for (i = 0; i < n; i++) {
+      fixed[i] = tc_rand() % 5 < 2 ? (uint8_t)(tc_rand() % c.n_labels) : FC_CHAIN_FREE;
+      nfix += fixed[i] != FC_CHAIN_FREE;
+      for (l = 0; l < c.n_labels; l++) {
+        /* distinct values: no ties between paths */
+        emit[i * c.n_labels + l] = (int32_t)(tc_rand() % 4000) * 8 + (int32_t)l - 16000;
+        ref[i * c.n_labels + l] = fixed[i] == FC_CHAIN_FREE || fixed[i] == l ? emit[i * c.n_labels + l]
+                                                                             : FC_CHAIN_FORBID;
+        if (fixed[i] != FC_CHAIN_FREE && fixed[i] != l) emit[i * c.n_labels + l] = 30000; /* never read */
+      }
+    }
+    INT_EQ(fc_chain_decode(&c, emit, n, fixed, out1, &w, NULL), FENCI_OK);
+    INT_EQ(fc_chain_decode(&c, ref, n, NULL, out2, &w, NULL), FENCI_OK);
+    for (i = 0; i < n; i++) {
+      bad += out1[i] != out2[i];
+      kept += fixed[i] != FC_CHAIN_FREE && out1[i] == fixed[i];
+    }
+  }
+  OK(bad == 0, "%s: fixed labels decode unlike forbidding emissions at %zu positions", what, bad);
+  OK(kept == nfix, "%s: %zu of %zu fixed labels kept", what, kept, nfix);
+  fc_chain_work_free(&w, NULL);
+}
+
 int main(void) {
   static const char *const labels[3] = {"a", "b", "c"};
   fc_chain_data tg, tu, vg, vu;
@@ -90,6 +137,16 @@ int main(void) {
     OK(right * 100 >= vg.n_pos * 97, "held-out accuracy %zu of %zu", right, vg.n_pos);
     free(pg);
     free(pu);
+    tc_fixed(sg, lg, "every label");
+  }
+  {
+    /* the same labeller decoded with a beam of 2 of the 3 labels */
+    uint8_t *sb = NULL;
+    size_t lb = 0;
+    o.beam = 2;
+    INT_EQ(fc_chain_train(&tg, NULL, &o, NULL, &sb, &lb, &score, &best, err, sizeof err), FENCI_OK);
+    if (sb) tc_fixed(sb, lb, "beam 2");
+    free(sb);
   }
   free(sg);
   free(su);
