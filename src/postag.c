@@ -7,8 +7,6 @@
 #include "model.h"
 #include "postag.h"
 
-#define FC_POS_CTX 32 /* context words decoded on either side of a piece (fc_pos_tag) */
-
 void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a) {
   fc_free(a, w->norm);
   fc_free(a, w->noff);

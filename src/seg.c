@@ -210,25 +210,34 @@ static uint16_t fc_tag_id(const fenci_tagger *t, size_t i) {
   return t->m->pos_tag[t->plab[i]];
 }
 
-/* POS tags of the chunk's first nt tokens, in context, into their tag. */
-static fenci_rc fc_tag_chunk(fenci_tagger *t, const uint8_t *chunk, size_t nt) {
+/* POS tags of the chunk's first nt tokens, in context, into their tag: the
+ * words before them are the last ones of the previous chunk (t->pctx), the
+ * words after them the chunk's tokens from nt to nall (its tail, which the
+ * next chunk segments again), at most FC_POS_CTX each; so a tag does not
+ * depend on where a long line is cut into chunks. */
+static fenci_rc fc_tag_chunk(fenci_tagger *t, const uint8_t *chunk, size_t nt, size_t nall) {
   const fc_scan *s = &t->scan;
-  size_t k;
+  size_t k, nl = t->n_pctx, nr = nall - nt > FC_POS_CTX ? nt + FC_POS_CTX : nall, keep;
   uint32_t from;
-  fenci_rc rc = fc_pos_room(t, nt + 1);
+  fenci_rc rc = fc_pos_room(t, nl + nr + 1);
   if (rc != FENCI_OK) return rc;
-  for (k = 0, from = 0; k < nt; k++) {
+  memcpy(t->pwords, t->pctx, nl * sizeof *t->pwords);
+  for (k = 0, from = 0; k < nr; k++) {
     uint32_t to = t->tok[k].end;
-    fc_posword *w = &t->pwords[k];
+    fc_posword *w = &t->pwords[nl + k];
     w->s = chunk + s->u[from].start;
     w->len = s->u[to - 1].end - s->u[from].start;
     w->kind = to == from + 1 ? s->u[from].kind : FENCI_KIND_WORD;
     from = to;
   }
-  rc = fc_tag_run(t, nt);
-  if (rc == FENCI_OK)
-    for (k = 0; k < nt; k++) t->tok[k].tag = fc_tag_id(t, k);
-  return rc;
+  rc = fc_tag_run(t, nl + nr);
+  if (rc != FENCI_OK) return rc;
+  for (k = 0; k < nt; k++) t->tok[k].tag = fc_tag_id(t, nl + k);
+  /* the context of the next chunk: these words' bytes are the caller's */
+  keep = nl + nt < FC_POS_CTX ? nl + nt : FC_POS_CTX;
+  memmove(t->pctx, t->pwords + nl + nt - keep, keep * sizeof *t->pctx);
+  t->n_pctx = keep;
+  return FENCI_OK;
 }
 
 fenci_rc fenci_tag_words(fenci_tagger *t, const char *const *words, const size_t *lens, size_t n, uint16_t *tags) {
@@ -273,7 +282,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   const fenci_model *m = t->m;
   const fenci_alloc *a = &m->a;
   fc_scan *s = &t->scan;
-  size_t nt = 0, k, i;
+  size_t nt = 0, nall, k, i;
   unsigned mode = t->opts & FENCI_MODE_MASK;
   fenci_rc rc;
   uint32_t from;
@@ -336,6 +345,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
 
   }
   *used = len;
+  nall = nt;
   if (keep < len) {
     /* the last token ending at or before keep; all tokens if none does */
     size_t lastk = nt;
@@ -356,7 +366,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     }
   }
   if (t->opts & FENCI_OPT_POS) {
-    rc = fc_tag_chunk(t, chunk, nt);
+    rc = fc_tag_chunk(t, chunk, nt, nall);
     if (rc != FENCI_OK) return rc;
   }
   for (k = 0, from = 0; k < nt; k++) {
@@ -413,6 +423,7 @@ fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len, fenci_toke
   em.cb = cb;
   em.ctx = ctx;
   em.text = text;
+  t->n_pctx = 0;
   while (pos < len) {
     const uint8_t *p = (const uint8_t *)text + pos;
     int hard;

@@ -77,6 +77,20 @@ runs=$((runs + 1))
 tr ' ' '\n' <"$TMP/out" | awk -v k=256 '{ t[NR] = $0 } END { n = NR / k; if (n != int(n)) { print "tokens " NR; exit 1 }
   for (c = 2; c < k; c++) for (i = 1; i <= n; i++) if (t[(c - 1) * n + i] != t[n + i]) { print "copy " c ", token " i ": " t[(c - 1) * n + i] " vs " t[n + i]; exit 1 } }' \
   >"$TMP/cmp" || fail "tag a long line: copies tagged differently ($(cat "$TMP/cmp"))"
+# a chunk boundary (64 KB, at the last sentence end before it) falls right
+# before the article's 瓦莱夫斯卡 (its line 4, whose comma lies past 64 KB):
+# its words are tagged as after one sentence, with the previous chunk's
+# words as their left context
+sed -n 4p samples/napoleon.txt >"$TMP/line4"
+python3 -c 'import sys; f = "拿破仑在枫丹白露宫签署了退位诏书。"; sys.stdout.write(f * (65536 // len(f.encode())) + open(sys.argv[1], encoding="utf-8").read())' "$TMP/line4" >"$TMP/stdin"
+run "tag across a chunk boundary" 0 - -- tag -m lexicon
+tr ' ' '\n' <"$TMP/out" >"$TMP/after"
+{ printf '拿破仑在枫丹白露宫签署了退位诏书。'; cat "$TMP/line4"; } >"$TMP/stdin"
+run "tag the same after one sentence" 0 - -- tag -m lexicon
+runs=$((runs + 1))
+tr ' ' '\n' <"$TMP/out" | sed '1,/^。\/w$/d' >"$TMP/one"
+tail -n "$(wc -l <"$TMP/one")" "$TMP/after" | cmp -s - "$TMP/one" ||
+  fail "tag across a chunk boundary: $(tail -n "$(wc -l <"$TMP/one")" "$TMP/after" | head -3 | tr '\n' ' ') vs $(head -3 "$TMP/one" | tr '\n' ' ')"
 
 echo "test_tag: $runs checks, $fails failed"
 [ "$fails" -eq 0 ]
