@@ -265,7 +265,7 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
                                     uint8_t *out, fc_chain_work *w) {
   size_t L = c->n_labels, i, l, q;
   for (l = 0; l < L; l++) {
-    w->score[l] = fixed && fixed[0] != FC_CHAIN_FREE && fixed[0] != l ? INT32_MIN / 2 : emit[l] + c->start[l];
+    w->score[l] = fixed && fixed[0] < L && fixed[0] != l ? INT32_MIN / 2 : emit[l] + c->start[l];
     w->back[l] = 0;
   }
   for (i = 1; i < n; i++) {
@@ -285,7 +285,7 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
       if (best == INT64_MIN) best = (int64_t)ps[0] + FC_CHAIN_FORBID; /* nothing may precede it */
       sc[l] = (int32_t)(best + e[l] < (int64_t)INT32_MIN / 2 ? INT32_MIN / 2 : best + e[l]);
       w->back[i * L + l] = arg;
-      if (fixed && fixed[i] != FC_CHAIN_FREE && fixed[i] != l) sc[l] = INT32_MIN / 2;
+      if (fixed && fixed[i] < L && fixed[i] != l) sc[l] = INT32_MIN / 2;
       if (sc[l] > mx) mx = sc[l];
     }
     for (l = 0; l < L; l++) sc[l] = sc[l] - mx < FC_CHAIN_FORBID ? FC_CHAIN_FORBID : sc[l] - mx;

@@ -114,8 +114,8 @@ void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a);
 
 /* The best labels of n positions with emissions emit[n * n_labels], into
  * out[n].  fixed, when not NULL, holds n labels: a position whose entry is
- * not FC_CHAIN_FREE takes that label (its emissions are not read), and the
- * others are decoded around it.  Time O(n * beam^2).  FENCI_NOMEM. */
+ * a label (below n_labels) takes that label (its emissions are not read),
+ * and the others, FC_CHAIN_FREE or out of range, are decoded around it.  Time O(n * beam^2).  FENCI_NOMEM. */
 #define FC_CHAIN_FREE 0xFFu
 fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const uint8_t *fixed, uint8_t *out,
                          fc_chain_work *w, const fenci_alloc *a);

@@ -26,6 +26,7 @@
 #define FC_CHUNK (64 * 1024)
 #define FC_CHUNK_LOOKBACK 4096
 #define FC_CHUNK_OVERLAP 2048 /* tail of a soft-cut chunk that is segmented again */
+#define FC_POS_RCTX 512 /* text after a hard cut segmented for the tagger's right context */
 
 
 fenci_rc fenci_tagger_new(fenci_tagger **out, const fenci_model *m, unsigned opts) {
@@ -427,10 +428,18 @@ fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len, fenci_toke
   while (pos < len) {
     const uint8_t *p = (const uint8_t *)text + pos;
     int hard;
-    size_t n = fc_chunk_end(p, len - pos, &hard), used = n;
+    size_t n = fc_chunk_end(p, len - pos, &hard), used = n, span = n;
     fenci_rc rc;
     em.base = pos;
-    rc = fc_segment_chunk(t, p, n, hard ? n : n - FC_CHUNK_OVERLAP, &em, &used);
+    /* a hard cut leaves the tagger no words after the chunk: the text that
+     * follows is segmented with it too (its words are only right context,
+     * segmented again with the next chunk), so the words before the cut
+     * are tagged as they are in an uncut line */
+    if (hard && (t->opts & FENCI_OPT_POS) && n < len - pos) {
+      span = len - pos - n > FC_POS_RCTX ? n + FC_POS_RCTX : len - pos;
+      while (span < len - pos && span > n && (p[span] & 0xC0) == 0x80) span--;
+    }
+    rc = fc_segment_chunk(t, p, span, hard ? n : n - FC_CHUNK_OVERLAP, &em, &used);
     if (rc != FENCI_OK) {
       if (rc == FENCI_STOPPED) snprintf(t->errmsg, sizeof t->errmsg, "stopped by the token callback");
       else snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));

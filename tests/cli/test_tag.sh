@@ -92,5 +92,23 @@ tr ' ' '\n' <"$TMP/out" | sed '1,/^。\/w$/d' >"$TMP/one"
 tail -n "$(wc -l <"$TMP/one")" "$TMP/after" | cmp -s - "$TMP/one" ||
   fail "tag across a chunk boundary: $(tail -n "$(wc -l <"$TMP/one")" "$TMP/after" | head -3 | tr '\n' ' ') vs $(head -3 "$TMP/one" | tr '\n' ' ')"
 
+# a hard cut (after the 。 that ends 新春佳节, 6 bytes before 64 KB): the
+# words before it are tagged with the words after it as context, as in the
+# uncut line (without: 新春佳节/i against 新春佳节/l)
+python3 -c '
+import sys
+f, t, u = "拿破仑在枫丹白露宫签署了退位诏书。", "这是中国人民的传统的新春佳节。", "１９９７年是不平凡的一年。"
+pad = 65536 - 6 - len(t.encode()) - 3
+k, rem = divmod(pad, len(f.encode()))
+sys.stdout.write("a" * rem + "。" + f * k + t + u + "\n")' >"$TMP/stdin"
+run "tag before a hard cut" 0 - -- tag -m lexicon
+tr ' ' '\n' <"$TMP/out" >"$TMP/after"
+printf '拿破仑在枫丹白露宫签署了退位诏书。这是中国人民的传统的新春佳节。１９９７年是不平凡的一年。\n' >"$TMP/stdin"
+run "tag the same uncut" 0 - -- tag -m lexicon
+runs=$((runs + 1))
+tr ' ' '\n' <"$TMP/out" | sed '1,/^。\/w$/d' >"$TMP/one"
+tail -n "$(wc -l <"$TMP/one")" "$TMP/after" | cmp -s - "$TMP/one" ||
+  fail "tag before a hard cut: $(tail -n "$(wc -l <"$TMP/one")" "$TMP/after" | tr '\n' ' ') vs $(tr '\n' ' ' <"$TMP/one")"
+
 echo "test_tag: $runs checks, $fails failed"
 [ "$fails" -eq 0 ]
