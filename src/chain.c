@@ -334,7 +334,7 @@ fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const
     int32_t *sc = w->score + i * B;
     size_t nb = 0, l;
     /* a fixed label: the other candidates repeat it, never to be chosen */
-    int one = fixed && fixed[i] != FC_CHAIN_FREE && fixed[i] < L;
+    int one = fixed && fixed[i] < L;
     if (one)
       for (b = 0; b < B; b++) cd[b] = fixed[i];
     /* the B best labels by emission, by insertion (B is small) */

@@ -669,19 +669,6 @@ fenci_rc fc_writer_add(fc_writer *w, const char tag[4], const void *data, size_t
   return FENCI_OK;
 }
 
-static void fmt_put16(uint8_t *p, uint16_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-}
-static void fmt_put32(uint8_t *p, uint32_t v) {
-  int i;
-  for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void fmt_put64(uint8_t *p, uint64_t v) {
-  int i;
-  for (i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
 fenci_rc fc_writer_finish(fc_writer *w, uint8_t **out, size_t *out_len) {
   size_t offs[FC_FMT_MAX_SECTIONS], pos, total;
   uint32_t i;
@@ -700,22 +687,22 @@ fenci_rc fc_writer_finish(fc_writer *w, uint8_t **out, size_t *out_len) {
   img = fc_calloc(w->a, total, 1);
   if (!img) return FENCI_NOMEM;
   memcpy(img, fmt_magic, 8);
-  fmt_put16(img + 8, FC_FMT_MAJOR);
-  fmt_put16(img + 10, FC_FMT_MINOR);
-  fmt_put32(img + 12, FMT_ENDIAN);
-  fmt_put64(img + 16, (uint64_t)total);
-  fmt_put32(img + 24, w->n);
-  fmt_put64(img + 32, FMT_CHECK_BITS);
+  fc_wr16(img + 8, FC_FMT_MAJOR);
+  fc_wr16(img + 10, FC_FMT_MINOR);
+  fc_wr32(img + 12, FMT_ENDIAN);
+  fc_wr64(img + 16, (uint64_t)total);
+  fc_wr32(img + 24, w->n);
+  fc_wr64(img + 32, FMT_CHECK_BITS);
   for (i = 0; i < w->n; i++) {
     uint8_t *e = img + FMT_HEADER + (size_t)i * FMT_ENTRY;
     memcpy(e, w->tags[i], 4);
-    fmt_put32(e + 4, 0);
-    fmt_put64(e + 8, (uint64_t)offs[i]);
-    fmt_put64(e + 16, (uint64_t)w->body[i].len);
+    fc_wr32(e + 4, 0);
+    fc_wr64(e + 8, (uint64_t)offs[i]);
+    fc_wr64(e + 16, (uint64_t)w->body[i].len);
     if (w->body[i].len) memcpy(img + offs[i], w->body[i].data, w->body[i].len);
   }
-  fmt_put32(img + 28, fc_crc32(0, img + FMT_HEADER, total - FMT_HEADER));
-  fmt_put32(img + 40, fc_crc32(0, img, FMT_HCRC_SPAN));
+  fc_wr32(img + 28, fc_crc32(0, img + FMT_HEADER, total - FMT_HEADER));
+  fc_wr32(img + 40, fc_crc32(0, img, FMT_HCRC_SPAN));
   *out = img;
   *out_len = total;
   return FENCI_OK;

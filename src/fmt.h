@@ -20,6 +20,13 @@ static inline uint32_t fc_rd32(const uint8_t *p) {
 }
 static inline uint64_t fc_rd64(const uint8_t *p) { return (uint64_t)fc_rd32(p) | ((uint64_t)fc_rd32(p + 4) << 32); }
 
+/* And the writers, for the model writers and trainers. */
+static inline void fc_wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+static inline void fc_wr32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+static inline void fc_wr64(uint8_t *p, uint64_t v) { fc_wr32(p, (uint32_t)v), fc_wr32(p + 4, (uint32_t)(v >> 32)); }
+
 typedef struct fc_section {
   char tag[4];         /* four-character code, e.g. "LEXT" */
   uint32_t flags;      /* reserved, 0 */

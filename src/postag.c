@@ -187,6 +187,20 @@ static uint64_t fc_pos_word_hash(const fc_pos_work *w, size_t n, ptrdiff_t i) {
   return w->wh[i];
 }
 
+/* The group anchors at word i (the members of offset 0 of fc_pos_keys, which
+ * takes them from here): all the keys of a word whose label is fixed
+ * (fc_pos_tag), since their rows score its neighbours.  A neighbour's other contributions come from its
+ * own keys, the padding anchors included, so its scores stay those of a
+ * full lookup. */
+static size_t fc_pos_anchor_keys(const fc_pos_work *w, size_t n, size_t i, uint64_t *keys) {
+  uint32_t fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
+  keys[0] = fc_chain_gkey_rep(T_WM1, fc_pos_word_hash(w, n, (ptrdiff_t)i));
+  keys[1] = fc_chain_gkey(T_FIRST, w->first[i], 0);
+  keys[2] = fc_chain_gkey(T_LAST, w->last[i], 0);
+  keys[3] = fc_chain_gkey(T_JOINR, (uint64_t)w->last[i] << 32 | fp1, 0);
+  return 4;
+}
+
 size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys) {
   size_t k = 0;
   ptrdiff_t j = (ptrdiff_t)i;
@@ -194,8 +208,10 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   uint32_t nch = w->nch[i] > 6 ? 6 : w->nch[i];
   uint32_t lm1 = i > 0 ? w->last[i - 1] : 0x110001, fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
   uint32_t tm1 = i > 0 ? w->lextag[i - 1] : 0xFFFF, tp1 = i + 1 < n ? w->lextag[i + 1] : 0xFFFE;
+  uint64_t an[4];
 #define K(t, h) keys[k++] = fc_chain_key((t), (h))
 #define G(t, h, off) keys[k++] = fc_chain_gkey((t), (h), (off))
+  fc_pos_anchor_keys(w, n, i, an);
   K(T_BIAS, 1);
   /* the word itself and with its neighbours; the current word with the
    * lexicon's tag after it and with the words two away are the commonest
@@ -215,13 +231,13 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
    * word (looked up through its anchor-only key: the word's own template
    * is left out for unknown words); the first and the last character of
    * this word and of its neighbour; the joins of last and first characters */
-  keys[k++] = fc_chain_gkey_rep(T_WM1, w0);
+  keys[k++] = an[0];
   G(T_WM1, wm1, 1);
   G(T_WM1, wp1, -1);
   G(T_WM1, fc_pos_word_hash(w, n, j - 2), 2);
   G(T_WM1, fc_pos_word_hash(w, n, j + 2), -2);
-  G(T_FIRST, w->first[i], 0);
-  G(T_LAST, w->last[i], 0);
+  keys[k++] = an[1];
+  keys[k++] = an[2];
   if (nch >= 3) {
     K(T_FIRST2, w->first2[i]);
     K(T_LAST2, w->last2[i]);
@@ -230,7 +246,7 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   K(T_LEX, w->lextag[i]);
   K(T_LEXLAST, (uint64_t)w->lextag[i] << 32 | w->last[i]);
   G(T_JOINR, (uint64_t)lm1 << 32 | w->first[i], 1);
-  G(T_JOINR, (uint64_t)w->last[i] << 32 | fp1, 0);
+  keys[k++] = an[3];
   K(T_LEXCTX, (uint64_t)tm1 << 32 | (uint64_t)w->lextag[i] << 16 | tp1);
   K(T_FIRSTLEN, (uint64_t)w->first[i] << 8 | nch);
   K(T_LASTLEN, (uint64_t)w->last[i] << 8 | nch);
@@ -253,20 +269,6 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
 #undef K
 #undef G
   return k;
-}
-
-/* The keys of a word whose label is fixed (fc_pos_tag): only the group
- * anchors at the word (the members of offset 0 in fc_pos_keys), whose rows
- * score its neighbours.  A neighbour's other contributions come from its
- * own keys, the padding anchors included, so its scores stay those of a
- * full lookup. */
-static size_t fc_pos_anchor_keys(const fc_pos_work *w, size_t n, size_t i, uint64_t *keys) {
-  uint32_t fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
-  keys[0] = fc_chain_gkey_rep(T_WM1, fc_pos_word_hash(w, n, (ptrdiff_t)i));
-  keys[1] = fc_chain_gkey(T_FIRST, w->first[i], 0);
-  keys[2] = fc_chain_gkey(T_LAST, w->last[i], 0);
-  keys[3] = fc_chain_gkey(T_JOINR, (uint64_t)w->last[i] << 32 | fp1, 0);
-  return 4;
 }
 
 /* The label index of a tag name in c, or -1. */

@@ -200,13 +200,6 @@ static size_t ct_slot_pairs(const ct_state *s, const size_t *order, size_t *at, 
   return np;
 }
 
-static void ct_put32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
-
 /* Features with this many labels weighted are stored as dense rows. */
 #define CT_DENSE_AT 12
 #ifndef CT_GROWS_AT
@@ -300,18 +293,18 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
       }
       if (probe > max_probe) max_probe = probe;
       slot = img + soff + h * 16;
-      ct_put32(slot, fp);
+      fc_wr32(slot, fp);
       if (np <= 3) {
-        for (k = 0; k < 3; k++) ct_put32(slot + 4 + 4 * k, k < np ? pr[k] : 0xFFu);
+        for (k = 0; k < 3; k++) fc_wr32(slot + 4 + 4 * k, k < np ? pr[k] : 0xFFu);
       } else if (!single && ct_grows(pr, np, L, &lo, &noff) <= CT_GROWS_AT * np) {
         /* a grouped key weighing most labels at its offsets: rows, added
          * with vector instructions, in fewer bytes than the pairs */
         uint8_t *row = img + poff + pi * 4;
         size_t nw = (L + 1) / 2;
-        ct_put32(slot + 4, 0xFCu | (uint32_t)pi << 8);
-        ct_put32(slot + 8, 0);
-        ct_put32(slot + 12, 0xFFu);
-        ct_put32(row, (uint32_t)(uint8_t)(int8_t)lo | (uint32_t)noff << 8);
+        fc_wr32(slot + 4, 0xFCu | (uint32_t)pi << 8);
+        fc_wr32(slot + 8, 0);
+        fc_wr32(slot + 12, 0xFFu);
+        fc_wr32(row, (uint32_t)(uint8_t)(int8_t)lo | (uint32_t)noff << 8);
         for (k = 0; k < np; k++) {
           uint32_t l = pr[k] & 0xFF;
           int r = (int8_t)(uint8_t)(pr[k] >> 8) - lo;
@@ -324,9 +317,9 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
         /* most labels weighted (generic features): a row the decoder adds
          * with vector instructions */
         uint8_t *row = img + poff + pi * 4;
-        ct_put32(slot + 4, 0xFDu | (uint32_t)pi << 8);
-        ct_put32(slot + 8, 0);
-        ct_put32(slot + 12, 0xFFu);
+        fc_wr32(slot + 4, 0xFDu | (uint32_t)pi << 8);
+        fc_wr32(slot + 8, 0);
+        fc_wr32(slot + 12, 0xFFu);
         for (k = 0; k < np; k++) {
           uint32_t l = pr[k] & 0xFF;
           row[2 * l] = (uint8_t)(pr[k] >> 16);
@@ -334,10 +327,10 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
         }
         pi += (L + 1) / 2;
       } else {
-        ct_put32(slot + 4, 0xFEu | (uint32_t)pi << 8);
-        ct_put32(slot + 8, (uint32_t)np);
-        ct_put32(slot + 12, 0xFFu);
-        for (k = 0; k < np; k++) ct_put32(img + poff + (pi + k) * 4, pr[k]);
+        fc_wr32(slot + 4, 0xFEu | (uint32_t)pi << 8);
+        fc_wr32(slot + 8, (uint32_t)np);
+        fc_wr32(slot + 12, 0xFFu);
+        for (k = 0; k < np; k++) fc_wr32(img + poff + (pi + k) * 4, pr[k]);
         pi += np;
       }
     }
@@ -356,9 +349,9 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
     hv[8] = (uint32_t)soff;
     hv[9] = (uint32_t)poff;
     hv[10] = o->feature_version;
-    for (i = 0; i < 11; i++) ct_put32(img + 4 + 4 * i, hv[i]);
-    ct_put32(img + 48, (uint32_t)o->group_mask);
-    ct_put32(img + 52, (uint32_t)(o->group_mask >> 32));
+    for (i = 0; i < 11; i++) fc_wr32(img + 4 + 4 * i, hv[i]);
+    fc_wr32(img + 48, (uint32_t)o->group_mask);
+    fc_wr32(img + 52, (uint32_t)(o->group_mask >> 32));
   }
   fc_free(s->a, order);
   {
@@ -376,7 +369,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
       double q = (s->tw[f] - s->tacc[f] / cf) * scale;
       v = (int32_t)lround(q > 4e6 ? 4e6 : q < -4e6 ? -4e6 : q);
     }
-    ct_put32(img + toff + 4 * f, (uint32_t)v);
+    fc_wr32(img + toff + 4 * f, (uint32_t)v);
   }
   *out = b.data;
   *out_len = b.len;

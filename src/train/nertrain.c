@@ -119,6 +119,7 @@ static int nt_gaz_put(nt_gaz *g, uint64_t h, uint32_t v, const fenci_alloc *a) {
  * every fold, for names from outside the training text). */
 static int nt_gaz_add(nt_gaz *g, const uint32_t *cps, const uint8_t *lab, size_t n, int f, const fenci_alloc *a) {
   size_t i, j, k;
+  uint32_t folds = f < 0 ? (1u << FC_NER_FOLDS) - 1 : 1u << f;
   for (i = 0; i < n; i++) {
     int t = fc_ner_type(lab[i]), ps = fc_ner_pos(lab[i]);
     uint64_t h = 0;
@@ -129,15 +130,10 @@ static int nt_gaz_add(nt_gaz *g, const uint32_t *cps, const uint8_t *lab, size_t
     if (j >= n || fc_ner_pos(lab[j]) != (ps == 0 ? 2 : 3) || j + 1 - i > FC_NER_GMAX) continue;
     for (k = i; k <= j; k++) {
       h = fc_ner_gstep(h, fc_ner_norm(cps[k]));
-      uint32_t folds = f < 0 ? (1u << FC_NER_FOLDS) - 1 : 1u << f;
       if (nt_gaz_put(g, h, k < j ? FC_NER_GPREFIX : folds << ((t - 1) * FC_NER_FOLDS), a)) return -1;
     }
   }
   return 0;
-}
-
-static void nt_wr32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
 }
 
 /* The NERG section of g. */
@@ -153,13 +149,13 @@ static fenci_rc nt_gaz_section(const nt_gaz *g, const fenci_alloc *a, uint8_t **
     for (s = (uint32_t)(((g->h[i] >> 32) * ns) >> 32); fc_rd32(p + 16 + (size_t)s * 8); s = s + 1 == ns ? 0 : s + 1)
       d++;
     if (d > mp) mp = d;
-    nt_wr32(p + 16 + (size_t)s * 8, fp);
-    nt_wr32(p + 16 + (size_t)s * 8 + 4, g->v[i]);
+    fc_wr32(p + 16 + (size_t)s * 8, fp);
+    fc_wr32(p + 16 + (size_t)s * 8 + 4, g->v[i]);
   }
   memcpy(p, "FCNG", 4);
-  nt_wr32(p + 4, FC_NER_GAZ_VERSION);
-  nt_wr32(p + 8, ns);
-  nt_wr32(p + 12, mp);
+  fc_wr32(p + 4, FC_NER_GAZ_VERSION);
+  fc_wr32(p + 8, ns);
+  fc_wr32(p + 12, mp);
   *sec = p;
   *len = sz;
   return FENCI_OK;

@@ -47,13 +47,6 @@ double fc_prf_f1(const fc_prf *s) {
   return 2 * p * r / (p + r);
 }
 
-static void fc_put32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
-
 /* ------------------------------------------------------------ key map */
 
 /* Open addressing map from 64-bit feature keys (never 0) to a count and a
@@ -452,8 +445,8 @@ static fenci_rc fc_train_tlex_table(fc_trainer *tr, const uint8_t *bytes, const 
     return FENCI_NOMEM;
   }
   for (i = 0; i < np; i++) {
-    fc_put32(tr->pflags + 8 * i, (uint32_t)pe[i].h);
-    fc_put32(tr->pflags + 8 * i + 4, pe[i].flags);
+    fc_wr32(tr->pflags + 8 * i, (uint32_t)pe[i].h);
+    fc_wr32(tr->pflags + 8 * i + 4, pe[i].flags);
   }
   memcpy(out, "FCSL", 4);
   memcpy(out + 16, cf, tr->n_ids);
@@ -468,12 +461,12 @@ static fenci_rc fc_train_tlex_table(fc_trainer *tr, const uint8_t *bytes, const 
       probe++;
     }
     if (probe > max_probe) max_probe = probe;
-    fc_put32(sl + pos * 8, fp);
-    fc_put32(sl + pos * 8 + 4, e[i].flags);
+    fc_wr32(sl + pos * 8, fp);
+    fc_wr32(sl + pos * 8 + 4, e[i].flags);
   }
-  fc_put32(out + 4, (uint32_t)n_slots);
-  fc_put32(out + 8, (uint32_t)max_probe);
-  fc_put32(out + 12, tr->n_ids);
+  fc_wr32(out + 4, (uint32_t)n_slots);
+  fc_wr32(out + 8, (uint32_t)max_probe);
+  fc_wr32(out + 12, tr->n_ids);
   fc_free(a, e);
   fc_free(a, pe);
   fc_free(a, cf);
@@ -710,8 +703,8 @@ static fenci_rc fc_train_symbols(fc_trainer *tr, const fc_tdata *d, uint32_t min
       out[2 * sym] = (uint8_t)next;
       out[2 * sym + 1] = (uint8_t)(next >> 8);
     } else {
-      fc_put32(out + 2 * FC_SYMMAP_DIRECT + 8 * n_ext, sym);
-      fc_put32(out + 2 * FC_SYMMAP_DIRECT + 8 * n_ext + 4, next);
+      fc_wr32(out + 2 * FC_SYMMAP_DIRECT + 8 * n_ext, sym);
+      fc_wr32(out + 2 * FC_SYMMAP_DIRECT + 8 * n_ext + 4, next);
       n_ext++;
     }
     next++;
@@ -992,10 +985,10 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
           probe++;
         }
         if (probe > max_probe) max_probe = probe;
-        fc_put32(tab + pos * slot_size, fp);
+        fc_wr32(tab + pos * slot_size, fp);
         dst = tab + pos * slot_size + 4;
         if (layout == 2) {
-          fc_put32(dst, flags);
+          fc_wr32(dst, flags);
           dst += 4;
         }
       }
@@ -1020,20 +1013,20 @@ static fenci_rc fc_train_sections(const fc_trainer *tr, int prune, uint8_t **seg
     return FENCI_NOMEM;
   }
   memcpy(h, "FCSG", 4);
-  fc_put32(h + 4, FC_FEAT_VERSION);
-  fc_put32(h + 8, (uint32_t)n_tabs);
-  fc_put32(h + 12, tr->n_ids);
+  fc_wr32(h + 4, FC_FEAT_VERSION);
+  fc_wr32(h + 8, (uint32_t)n_tabs);
+  fc_wr32(h + 12, tr->n_ids);
   for (k = 0; k < 24; k++) {
     double v = fc_train_tavg(tr, k) * scale;
     if (v > (1 << 29)) v = (1 << 29);
     if (v < -(1 << 29)) v = -(1 << 29);
-    fc_put32(h + 16 + 4 * k, (uint32_t)(int32_t)lround(v));
+    fc_wr32(h + 16 + 4 * k, (uint32_t)(int32_t)lround(v));
   }
-  fc_put32(h + 112, 0); /* symbol map offset in SEGW */
-  fc_put32(h + 116, tr->sm.n_ext);
+  fc_wr32(h + 112, 0); /* symbol map offset in SEGW */
+  fc_wr32(h + 116, tr->sm.n_ext);
   for (k = 0; k < n_tabs; k++) {
     int f;
-    for (f = 0; f < 8; f++) fc_put32(h + 128 + 32 * k + 4 * f, rec[k][f]);
+    for (f = 0; f < 8; f++) fc_wr32(h + 128 + 32 * k + 4 * f, rec[k][f]);
   }
   *segh = h;
   *segh_len = 128 + 32 * (size_t)n_tabs;
