@@ -939,6 +939,9 @@ int fc_cmd_cut(int argc, char **argv) {
   cfg.seplen = strlen(cfg.sep);
   cfg.opts |= mode;
   if (cfg.tagging) cfg.opts |= FENCI_OPT_POS;
+  /* text and lines print neither tags nor flags (fenci tag prints the tags
+   * in context, which FENCI_OPT_BARE keeps) */
+  if (cfg.format != FMT_JSON) cfg.opts |= FENCI_OPT_BARE;
   if (!nfiles) files[nfiles++] = "-";
 
   m = fc_cli_open_model(cfg.model);

@@ -254,9 +254,13 @@ enum {
   FENCI_MODE_ALL = 0x2,     /* also emit every lexicon word found (FENCI_TOK_EXTRA) */
   FENCI_MODE_MASK = 0x3,
   FENCI_OPT_FAST = 0x10,    /* lexicon path even when the model has trained weights */
-  FENCI_OPT_POS = 0x20      /* part-of-speech tags in context on the main tokens (the model
+  FENCI_OPT_POS = 0x20,     /* part-of-speech tags in context on the main tokens (the model
                              * must have a tagger: fenci_model_has_pos); extras keep the
                              * lexicon's tag */
+  FENCI_OPT_BARE = 0x40     /* the words only: main tokens get neither the lexicon's tag
+                             * (tag 0, unless FENCI_OPT_POS tags them) nor FENCI_TOK_OOV,
+                             * which saves a lexicon lookup per token (the same tokens;
+                             * FENCI_TOK_USER and FENCI_TOK_INVALID are still set) */
 };
 
 /* Token kinds (fenci_token.kind). */

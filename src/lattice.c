@@ -140,7 +140,7 @@ path:
 
 #define FC_VAL_UNK 0xFFFFFFFFu /* nf[i] in fc_lattice_scan: an unknown-word candidate */
 
-fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, fc_tok *tok, size_t *nt,
+fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, int tags, fc_tok *tok, size_t *nt,
                          const fenci_alloc *a) {
   size_t n = s->n, i;
   double *best;
@@ -216,7 +216,7 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
       t->tag = 0;
       t->src = FC_SRC_UNK;
     } else {
-      t->tag = fc_model_tag(m, val[i]);
+      t->tag = tags ? fc_model_tag(m, val[i]) : 0;
       t->src = FC_SRC_LEX;
     }
     (*nt)++;

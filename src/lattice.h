@@ -38,8 +38,9 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
 /* The same search for a scan filled by fc_scan_units alone (no user words,
  * no edges): the lexicon is looked up inside the right-to-left pass, so no
  * edge is stored.  Gives exactly the segmentation fc_lattice_best gives
- * after fc_scan_run without a dictionary. */
-fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, fc_tok *tok, size_t *nt,
+ * after fc_scan_run without a dictionary.  With tags 0 the tokens' tags
+ * are left 0 (FENCI_OPT_BARE: no read of the tag table per token). */
+fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, int tags, fc_tok *tok, size_t *nt,
                          const fenci_alloc *a);
 void fc_lattice_free(fc_lattice *l, const fenci_alloc *a);
 

@@ -22,7 +22,7 @@
 #include "tagger.h"
 #include "units.h"
 
-#define FC_TAGGER_OPTS (FENCI_MODE_MASK | FENCI_OPT_FAST | FENCI_OPT_POS)
+#define FC_TAGGER_OPTS (FENCI_MODE_MASK | FENCI_OPT_FAST | FENCI_OPT_POS | FENCI_OPT_BARE)
 #define FC_CHUNK (64 * 1024)
 #define FC_CHUNK_LOOKBACK 4096
 #define FC_CHUNK_OVERLAP 2048 /* tail of a soft-cut chunk that is segmented again */
@@ -289,6 +289,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   uint32_t from;
 
   int use_model = m->seg && !(t->opts & FENCI_OPT_FAST);
+  int bare = (t->opts & FENCI_OPT_BARE) != 0;
   /* without user words and extras no edge list is needed: the lexicon is
    * looked up on the fly (lexicon mode) or only for the features and the
    * tokens' tags (trained model) */
@@ -322,7 +323,9 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
         tk->pad = 0;
         tk->tag = 0;
         tk->src = FC_SRC_NONE;
-        if (fused) {
+        if (fused && bare) {
+          /* no lookup: the caller wants neither the tag nor the OOV flag */
+        } else if (fused) {
           uint32_t v;
           if (s->u[from].kind != FENCI_KIND_SPACE && s->u[from].kind != FENCI_KIND_INVALID &&
               fc_scan_word(s, m, from, i + 1, &v)) {
@@ -340,7 +343,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
       }
     }
   } else {
-    rc = fused ? fc_lattice_scan(&t->lat, s, m, t->tok, &nt, a)
+    rc = fused ? fc_lattice_scan(&t->lat, s, m, !bare, t->tok, &nt, a)
                : fc_lattice_best(&t->lat, s, m, t->d != NULL && t->d->n_final > 0, t->tok, &nt, a);
     if (rc != FENCI_OK) return rc;
 
@@ -378,7 +381,9 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     uint32_t flags = 0;
     uint16_t tag = tk->tag;
     if (tk->src == FC_SRC_USER) flags |= FENCI_TOK_USER;
-    else if (tk->src != FC_SRC_LEX && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_OTHER)) flags |= FENCI_TOK_OOV;
+    else if (!bare && tk->src != FC_SRC_LEX && (kind == FENCI_KIND_WORD || kind == FENCI_KIND_OTHER))
+      flags |= FENCI_TOK_OOV;
+    if (bare && !(t->opts & FENCI_OPT_POS)) tag = 0;
     if (kind == FENCI_KIND_INVALID) flags |= FENCI_TOK_INVALID;
     if (fc_emit_tok(em, u0->start, s->u[to - 1].end, flags, kind, tag)) return FENCI_STOPPED;
     if (mode != FENCI_MODE_DEFAULT && to > from + 1) {

@@ -461,6 +461,8 @@ static void fc_lat_follow(fc_unit *u, size_t n) {
 #define FC_UNITS_INLINE static inline
 #endif
 
+#define FC_LEX_AHEAD 8 /* units ahead (leftwards) whose lookups are prefetched */
+
 /* fc_scan_lexfeats, compiled once with and once without the lattice. */
 FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, const int lat) {
   size_t i, run = 0, k, sp = s->n; /* sp: the first whitespace unit after i (n: none) */
@@ -473,6 +475,16 @@ FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, con
     double b = 0, b2 = FC_LAT_HUGE; /* the best path from i, and the best one with another first word */
     uint32_t bt = 0;                /* the length of the best word from i, 0: the unit alone */
     run = u[i].h3 ? run + 1 : 0;
+    if (i >= FC_LEX_AHEAD && m->first) {
+      /* the first-character entry and the pair slot of the unit a few
+       * positions on, fetched while this one is looked up */
+      const fc_unit *v = &u[i - FC_LEX_AHEAD];
+      if (v->h3) {
+        __builtin_prefetch(m->first + 2 * (v->cp - FC_UNK_LO));
+        if (v[1].h3 && m->pairs.slots)
+          __builtin_prefetch(m->pairs.slots + (size_t)fc_pairs_home(fc_pairs_key(v->cp, v[1].cp), m->pairs.bits) * 12);
+      }
+    }
     if (u[i].kind == FENCI_KIND_SPACE || u[i].kind == FENCI_KIND_INVALID) {
       if (lat) {
         /* whitespace starts a new lattice: the path before it does not

@@ -618,6 +618,7 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   prepared pw = {NULL, NULL};
   size_t i, cpos = 0, bpos = 0;
   if (!PyArg_ParseTuple(args, "OI|p", &textobj, &opts, &detail)) return NULL;
+  if (!detail) opts |= FENCI_OPT_BARE; /* words only: no tag or OOV flag to look up */
   if (PyUnicode_Check(textobj)) {
     text = PyUnicode_AsUTF8AndSize(textobj, &len);
     if (!text) return NULL;
@@ -788,6 +789,7 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
   int got = 0, started = 0, k, sync = 0;
   tokvec mytv = {NULL, 0, 0, 0};
   if (!PyArg_ParseTuple(args, "OI|i", &seqarg, &opts, &nthreads)) return NULL;
+  opts |= FENCI_OPT_BARE; /* words only */
   seq = PySequence_Fast(seqarg, "cut_batch() needs a list of str");
   if (!seq) return NULL;
   n = PySequence_Fast_GET_SIZE(seq);
@@ -1192,6 +1194,7 @@ PyMODINIT_FUNC PyInit__fenci(void) {
       PyModule_AddIntConstant(m, "MODE_ALL", FENCI_MODE_ALL) < 0 ||
       PyModule_AddIntConstant(m, "OPT_FAST", FENCI_OPT_FAST) < 0 ||
       PyModule_AddIntConstant(m, "OPT_POS", FENCI_OPT_POS) < 0 ||
+      PyModule_AddIntConstant(m, "OPT_BARE", FENCI_OPT_BARE) < 0 ||
       PyModule_AddIntConstant(m, "TOK_OOV", FENCI_TOK_OOV) < 0 ||
       PyModule_AddIntConstant(m, "TOK_EXTRA", FENCI_TOK_EXTRA) < 0 ||
       PyModule_AddIntConstant(m, "TOK_USER", FENCI_TOK_USER) < 0 ||

@@ -404,16 +404,44 @@ static fenci_token *all_tokens(fenci_tagger *t, const char *text, size_t len, si
 }
 
 static int same_paths(const fenci_model *m, unsigned fast, const char *text, size_t len, char *why, size_t whylen) {
-  fenci_tagger *a = NULL, *b = NULL;
-  fenci_token *x = NULL, *y = NULL;
-  size_t nx = 0, ny = 0, i, k = 0;
-  int bad = 1;
+  fenci_tagger *a = NULL, *b = NULL, *c = NULL;
+  fenci_token *x = NULL, *y = NULL, *z = NULL;
+  size_t nx = 0, ny = 0, nz = 0, i, k = 0;
+  int bad = 1, pass;
   why[0] = 0;
   if (fenci_tagger_new(&a, m, FENCI_MODE_DEFAULT | fast) != FENCI_OK ||
-      fenci_tagger_new(&b, m, FENCI_MODE_SEARCH | fast) != FENCI_OK || !(x = all_tokens(a, text, len, &nx)) ||
-      !(y = all_tokens(b, text, len, &ny))) {
+      fenci_tagger_new(&b, m, FENCI_MODE_SEARCH | fast) != FENCI_OK ||
+      !(x = all_tokens(a, text, len, &nx)) || !(y = all_tokens(b, text, len, &ny))) {
     snprintf(why, whylen, "segmenting failed");
     goto out;
+  }
+  /* FENCI_OPT_BARE, in default mode (no edges) and search mode (edges): the
+   * same main tokens, without the lexicon's tag and the OOV flag */
+  for (pass = 0; pass < 2; pass++) {
+    size_t j = 0;
+    fenci_tagger_free(c);
+    free(z);
+    c = NULL;
+    z = NULL;
+    if (fenci_tagger_new(&c, m, (pass ? FENCI_MODE_SEARCH : FENCI_MODE_DEFAULT) | fast | FENCI_OPT_BARE) != FENCI_OK ||
+        !(z = all_tokens(c, text, len, &nz))) {
+      snprintf(why, whylen, "segmenting with FENCI_OPT_BARE failed");
+      goto out;
+    }
+    for (i = 0; i < nz; i++) {
+      if (z[i].flags & FENCI_TOK_EXTRA) continue;
+      if (j == nx || z[i].start != x[j].start || z[i].end != x[j].end || z[i].kind != x[j].kind || z[i].tag != 0 ||
+          z[i].flags != (x[j].flags & ~(uint32_t)FENCI_TOK_OOV)) {
+        snprintf(why, whylen, "mode %d, token %zu with FENCI_OPT_BARE: [%zu,%zu) tag %u flags %u, without: flags %u", pass,
+                 j, z[i].start, z[i].end, (unsigned)z[i].tag, (unsigned)z[i].flags, j < nx ? (unsigned)x[j].flags : 0u);
+        goto out;
+      }
+      j++;
+    }
+    if (j != nx) {
+      snprintf(why, whylen, "mode %d: %zu main tokens with FENCI_OPT_BARE, %zu without", pass, j, nx);
+      goto out;
+    }
   }
   for (i = 0; i < ny; i++) {
     const fenci_token *p, *q = &y[i];
@@ -439,8 +467,10 @@ static int same_paths(const fenci_model *m, unsigned fast, const char *text, siz
 out:
   free(x);
   free(y);
+  free(z);
   fenci_tagger_free(a);
   fenci_tagger_free(b);
+  fenci_tagger_free(c);
   return bad;
 }
 
