@@ -143,14 +143,15 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
   ptrdiff_t pad_at[FC_CHAIN_PADS];
   for (b0 = 0; b0 < n; b0 += FC_CHAIN_BLOCK) {
     size_t b1 = n - b0 < FC_CHAIN_BLOCK ? n : b0 + FC_CHAIN_BLOCK, nover = 0;
-    /* stage 1: home slots, prefetched */
+    /* stage 1: home slots, prefetched; each key's slot, fingerprint and
+     * anchor (as an offset from its position) are kept for the stages after */
     for (i = b0; i < b1; i++)
       for (k = koff[i]; k < koff[i + 1]; k++) {
         uint64_t lk, m;
         ptrdiff_t a;
-        uint32_t s;
+        uint32_t s, *x = scratch + FC_CHAIN_SCRATCH * k;
         if (!fc_chain_where(c, keys[k], i, n, &lk, &a)) {
-          scratch[k] = FC_CHAIN_SKIP;
+          x[0] = FC_CHAIN_SKIP;
           continue;
         }
         if (a != (ptrdiff_t)i) { /* a padding anchor: once */
@@ -158,7 +159,7 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
           for (q = 0; q < n_pad && (pad_key[q] != lk || pad_at[q] != a); q++) {
           }
           if (q < n_pad || n_pad == FC_CHAIN_PADS) {
-            scratch[k] = FC_CHAIN_SKIP;
+            x[0] = FC_CHAIN_SKIP;
             continue;
           }
           pad_key[n_pad] = lk;
@@ -166,24 +167,20 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
         }
         m = fc_chain_mix(lk);
         s = (uint32_t)(((m >> 32) * c->n_slots) >> 32);
-        scratch[k] = s;
+        x[0] = s;
+        x[1] = (uint32_t)m ? (uint32_t)m : 1u;
+        x[2] = (uint32_t)(int32_t)(a - (ptrdiff_t)i);
         __builtin_prefetch(c->slots + (size_t)s * 16);
       }
     /* stage 2: probe and add the inline pairs; the keys with more pairs
      * than a slot holds are kept (and their pairs prefetched) for stage 3 */
     for (i = b0; i < b1; i++) {
       for (k = koff[i]; k < koff[i + 1]; k++) {
-        uint64_t lk, m;
-        ptrdiff_t a;
-        uint32_t fp, s = scratch[k], probe;
-        if (s == FC_CHAIN_SKIP) {
-          scratch[k] = 0;
-          continue;
-        }
-        fc_chain_where(c, keys[k], i, n, &lk, &a);
-        m = fc_chain_mix(lk);
-        fp = (uint32_t)m ? (uint32_t)m : 1u;
-        scratch[k] = 0;
+        uint32_t *x = scratch + FC_CHAIN_SCRATCH * k;
+        uint32_t fp = x[1], s = x[0], probe;
+        ptrdiff_t a = (ptrdiff_t)i + (int32_t)x[2];
+        x[0] = 0;
+        if (s == FC_CHAIN_SKIP) continue;
         for (probe = 0; probe <= c->max_probe; probe++) {
           const uint8_t *slot = c->slots + (size_t)s * 16;
           uint32_t f = fc_rd32(slot);
@@ -192,7 +189,7 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
             if ((w & 0xFF) == FC_CHAIN_DENSE) {
               uint32_t first = w >> 8, nw = (L + 1) / 2;
               if (first <= c->n_pairs && nw <= c->n_pairs - first && a == (ptrdiff_t)i) {
-                scratch[k] = first << 8 | 0xFF; /* 0xFF: a dense row */
+                x[0] = first << 8 | 0xFF; /* 0xFF: a dense row */
                 __builtin_prefetch(c->pairs + (size_t)first * 4);
                 nover++;
               }
@@ -201,7 +198,7 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
               if (first < c->n_pairs) {
                 noff = (fc_rd32(c->pairs + (size_t)first * 4) >> 8) & 0xFF;
                 if ((size_t)noff * nw <= c->n_pairs - first - 1) {
-                  scratch[k] = first << 8 | 0xFE; /* 0xFE: grouped rows */
+                  x[0] = first << 8 | 0xFE; /* 0xFE: grouped rows */
                   __builtin_prefetch(c->pairs + (size_t)first * 4 + 64);
                   nover++;
                 }
@@ -209,7 +206,7 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
             } else if ((w & 0xFF) == FC_CHAIN_OVER) {
               uint32_t first = w >> 8, cnt = fc_rd32(slot + 8);
               if (first <= c->n_pairs && cnt <= c->n_pairs - first && cnt < 254) {
-                scratch[k] = first << 8 | cnt;
+                x[0] = first << 8 | cnt;
                 __builtin_prefetch(c->pairs + (size_t)first * 4);
                 nover++;
               }
@@ -228,15 +225,14 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
     /* stage 3: the long pair runs */
     for (i = b0; nover && i < b1; i++) {
       for (k = koff[i]; k < koff[i + 1]; k++) {
-        uint32_t v = scratch[k], first = v >> 8, cnt = v & 0xFF, j;
-        uint64_t lk;
-        ptrdiff_t a;
+        const uint32_t *x = scratch + FC_CHAIN_SCRATCH * k;
+        uint32_t v = x[0], first = v >> 8, cnt = v & 0xFF, j;
+        ptrdiff_t a = (ptrdiff_t)i + (int32_t)x[2];
         if (!v) continue;
         if (cnt == 0xFF) { /* a dense row: an ungrouped key, at its own position */
           fc_chain_add_row(emit + i * L, c->pairs + (size_t)first * 4, L);
           continue;
         }
-        fc_chain_where(c, keys[k], i, n, &lk, &a);
         if (cnt == 0xFE) { /* grouped rows, each at its offset from the anchor */
           uint32_t hdr = fc_rd32(c->pairs + (size_t)first * 4), noff = (hdr >> 8) & 0xFF, r, nw = (L + 1) / 2;
           ptrdiff_t p = a + (int8_t)(uint8_t)hdr;

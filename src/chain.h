@@ -99,7 +99,8 @@ fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t err
  * stages (slots, then their pairs) with prefetches in between, so the
  * cache misses of a sequence overlap instead of following one another.
  * Keys of grouped templates are looked up at their anchors (fc_chain_gkey).
- * scratch holds koff[n] entries. */
+ * scratch holds FC_CHAIN_SCRATCH * koff[n] words. */
+#define FC_CHAIN_SCRATCH 3
 void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
                        uint32_t *scratch);
 

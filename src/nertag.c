@@ -277,7 +277,7 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
       w->keys = p;
       if (!(p = fc_realloc(a, w->koff, (nc + 1) * sizeof *w->koff))) return FENCI_NOMEM;
       w->koff = p;
-      if (!(p = fc_realloc(a, w->kscratch, nc * FC_NER_MAX_KEYS * sizeof *w->kscratch))) return FENCI_NOMEM;
+      if (!(p = fc_realloc(a, w->kscratch, nc * FC_NER_MAX_KEYS * FC_CHAIN_SCRATCH * sizeof *w->kscratch))) return FENCI_NOMEM;
       w->kscratch = p;
       if (!(p = fc_realloc(a, w->emit, nc * FC_CHAIN_MAX_LABELS * sizeof *w->emit))) return FENCI_NOMEM;
       w->emit = p;

@@ -63,7 +63,7 @@ typedef struct fc_pos_work {
   size_t cap;
   uint64_t *keys;    /* FC_POS_MAX_KEYS per word */
   uint32_t *koff;    /* n + 1 offsets into keys */
-  uint32_t *kscratch; /* FC_POS_MAX_KEYS per word */
+  uint32_t *kscratch; /* FC_CHAIN_SCRATCH * FC_POS_MAX_KEYS per word */
   int32_t *emit;
   uint8_t *lab;
   size_t kcap;

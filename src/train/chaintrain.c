@@ -423,9 +423,9 @@ fenci_rc fc_chain_label_all(const uint8_t *sec, size_t sec_len, const fc_chain_d
     }
     /* offsets of this sequence's keys, relative to its first */
     for (i = 0; i <= n; i++) koff[i] = (uint32_t)(d->koff[p0 + i] - d->koff[p0]);
-    if (koff[n] > scap) {
+    if ((size_t)koff[n] * FC_CHAIN_SCRATCH > scap) {
       void *sp = scratch;
-      if (fc_grow(a, &sp, &scap, koff[n], sizeof *scratch)) {
+      if (fc_grow(a, &sp, &scap, (size_t)koff[n] * FC_CHAIN_SCRATCH, sizeof *scratch)) {
         rc = FENCI_NOMEM;
         break;
       }
