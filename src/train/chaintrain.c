@@ -200,8 +200,12 @@ static size_t ct_slot_pairs(const ct_state *s, const size_t *order, size_t *at, 
   return np;
 }
 
-/* Features with this many labels weighted are stored as dense rows. */
+/* Features with this many labels weighted are stored as dense rows: 12,
+ * or fewer when a row takes no more bytes than the pairs (half the labels:
+ * the name recogniser's 13 labels), since a row is added with vector
+ * instructions and each pair with a test and a store. */
 #define CT_DENSE_AT 12
+static size_t ct_dense_at(uint32_t L) { return (L + 1) / 2 < CT_DENSE_AT ? (L + 1) / 2 : CT_DENSE_AT; }
 #ifndef CT_GROWS_AT
 #define CT_GROWS_AT 2
 #endif
@@ -253,7 +257,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
     size_t np = ct_slot_pairs(s, order, &at, scale, cf, pr, &key, &single);
     int lo, noff;
     if (np) n_keep++;
-    if (single && np >= CT_DENSE_AT) n_over += (L + 1) / 2;
+    if (single && np >= ct_dense_at(L)) n_over += (L + 1) / 2;
     else if (!single && np > 3 && ct_grows(pr, np, L, &lo, &noff) <= CT_GROWS_AT * np) n_over += ct_grows(pr, np, L, &lo, &noff);
     else if (np > 3) n_over += np;
   }
@@ -313,7 +317,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
           cell[1] = (uint8_t)(pr[k] >> 24);
         }
         pi += 1 + (size_t)noff * nw;
-      } else if (single && np >= CT_DENSE_AT) {
+      } else if (single && np >= ct_dense_at(L)) {
         /* most labels weighted (generic features): a row the decoder adds
          * with vector instructions */
         uint8_t *row = img + poff + pi * 4;
