@@ -252,37 +252,67 @@ void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a) {
   fc_free(a, w->cand);
   fc_free(a, w->score);
   fc_free(a, w->back);
+  fc_free(a, w->pt);
   memset(w, 0, sizeof *w);
 }
 
+/* A score kept within +-2^30, so that a kept score plus a transition that
+ * may be taken (at most 2^24 in size: fc_chain_view) fits in int32. */
+static inline int32_t fc_chain_clamp(int64_t v) {
+  return v < INT32_MIN / 2 ? INT32_MIN / 2 : v > INT32_MAX / 2 ? INT32_MAX / 2 : (int32_t)v;
+}
+
 /* The decoder when every label is kept (the name recogniser's 13): no
- * selection, and each label only looks at the labels that may precede it. */
+ * selection, and each label only looks at the labels that may precede it,
+ * whose transitions are copied side by side first (w->pt); the scores of
+ * a position are renormalised to at most 0 and kept within fc_chain_clamp's
+ * range, so the inner loop adds in int32. */
 static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size_t n, const uint8_t *fixed,
-                                    uint8_t *out, fc_chain_work *w) {
+                                    uint8_t *out, fc_chain_work *w, const fenci_alloc *a) {
   size_t L = c->n_labels, i, l, q;
+  int32_t *pt;
+  if (!w->pt && !(w->pt = fc_malloc(a, FC_CHAIN_MAX_LABELS * FC_CHAIN_MAX_LABELS * sizeof *w->pt)))
+    return FENCI_NOMEM;
+  pt = w->pt;
+  for (l = 0; l < L; l++)
+    for (q = 0; q < c->n_pred[l]; q++) pt[l * L + q] = c->trans[c->pred[l][q] * FC_CHAIN_MAX_LABELS + l];
   for (l = 0; l < L; l++) {
-    w->score[l] = fixed && fixed[0] < L && fixed[0] != l ? INT32_MIN / 2 : emit[l] + c->start[l];
+    w->score[l] = fixed && fixed[0] < L && fixed[0] != l ? INT32_MIN / 2
+                                                        : fc_chain_clamp((int64_t)emit[l] + c->start[l]);
     w->back[l] = 0;
   }
   for (i = 1; i < n; i++) {
     const int32_t *e = emit + i * L, *ps = w->score + (i - 1) * L;
     int32_t *sc = w->score + i * L, mx = INT32_MIN;
+    uint8_t *bk = w->back + i * L;
     for (l = 0; l < L; l++) {
-      int64_t best = INT64_MIN;
-      uint8_t arg = 0;
-      for (q = 0; q < c->n_pred[l]; q++) {
-        uint8_t p = c->pred[l][q];
-        int64_t v = (int64_t)ps[p] + c->trans[p * FC_CHAIN_MAX_LABELS + l];
-        if (v > best) {
-          best = v;
-          arg = p;
+      const uint8_t *pl = c->pred[l];
+      const int32_t *tl = pt + l * L;
+      size_t np = c->n_pred[l];
+      int32_t best, v;
+      uint8_t arg;
+      if (np == 0) { /* nothing may precede it */
+        best = ps[0] + FC_CHAIN_FORBID;
+        arg = 0;
+      } else {
+        best = ps[pl[0]] + tl[0];
+        arg = pl[0];
+        for (q = 1; q < np; q++) {
+          v = ps[pl[q]] + tl[q];
+          if (v > best) {
+            best = v;
+            arg = pl[q];
+          }
         }
       }
-      if (best == INT64_MIN) best = (int64_t)ps[0] + FC_CHAIN_FORBID; /* nothing may precede it */
-      sc[l] = (int32_t)(best + e[l] < (int64_t)INT32_MIN / 2 ? INT32_MIN / 2 : best + e[l]);
-      w->back[i * L + l] = arg;
-      if (fixed && fixed[i] < L && fixed[i] != l) sc[l] = INT32_MIN / 2;
+      sc[l] = fc_chain_clamp((int64_t)best + e[l]);
+      bk[l] = arg;
       if (sc[l] > mx) mx = sc[l];
+    }
+    if (fixed && fixed[i] < L) { /* the fixed label alone stays */
+      for (l = 0; l < L; l++)
+        if (l != fixed[i]) sc[l] = INT32_MIN / 2;
+      mx = sc[fixed[i]];
     }
     for (l = 0; l < L; l++) sc[l] = sc[l] - mx < FC_CHAIN_FORBID ? FC_CHAIN_FORBID : sc[l] - mx;
   }
@@ -323,7 +353,7 @@ fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const
     w->back = back;
     w->cap = nc;
   }
-  if (B == L) return fc_chain_decode_all(c, emit, n, fixed, out, w);
+  if (B == L) return fc_chain_decode_all(c, emit, n, fixed, out, w, a);
   for (i = 0; i < n; i++) {
     const int32_t *e = emit + i * L;
     uint8_t *cd = w->cand + i * B;

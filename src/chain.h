@@ -110,6 +110,8 @@ typedef struct fc_chain_work {
   int32_t *score;  /* beam best scores per position */
   uint8_t *back;   /* beam back pointers per position */
   size_t cap;
+  int32_t *pt;     /* n_labels^2: for each label the transitions from the labels
+                    * that may precede it, in their order (fc_chain_decode_all) */
 } fc_chain_work;
 void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a);
 
