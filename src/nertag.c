@@ -36,6 +36,7 @@ void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a) {
   fc_free(a, w->koff);
   fc_free(a, w->kscratch);
   fc_free(a, w->emit);
+  fc_free(a, w->rows);
   fc_chain_work_free(&w->cw, a);
   memset(w, 0, sizeof *w);
 }
@@ -264,10 +265,45 @@ size_t fc_ner_piece(const uint32_t *cps, size_t n) {
   return lim;
 }
 
+/* The templates whose keys read nothing but a character's classes (and
+ * its neighbours'), the lengths and tag classes of its lexicon words and
+ * the lengths and types of its gazetteer strings: values of a few bits,
+ * which repeat from character to character.  fc_ner_tag adds their summed
+ * weights from a cache keyed by those values instead of looking each key
+ * up; integer sums, so the emissions are exactly those of the lookups. */
+static int fc_ner_small(uint64_t key) {
+  unsigned t = (unsigned)(key >> 56) - 1;
+  return t == N_BIAS || t == N_CLS || t == N_LB || t == N_LE || t == N_LM || t == N_LEXALL || t == N_GB ||
+         t == N_GE || t == N_GM || t == N_GALL;
+}
+
+#define FC_NER_ROWS 1024 /* cached rows (a power of two) */
+
+typedef struct fc_ner_row {
+  uint64_t k0, k1; /* the values; k1's top byte is 1 in a filled row */
+  int32_t w[FC_NER_N_LABELS];
+} fc_ner_row;
+
+/* The values the small templates of character i read (all of them, so
+ * that equal values mean equal keys). */
+static void fc_ner_small_values(const fc_ner_work *w, size_t n, size_t i, uint64_t *k0, uint64_t *k1) {
+  uint64_t cm = i > 0 ? w->cls[i - 1] : 30u, cp = i + 1 < n ? w->cls[i + 1] : 31u;
+  *k0 = cm | (uint64_t)w->cls[i] << 8 | cp << 16 | (uint64_t)w->lb[i] << 24 | (uint64_t)w->tb[i] << 32 |
+        (uint64_t)w->le[i] << 40 | (uint64_t)w->te[i] << 48 | (uint64_t)w->lm[i] << 56;
+  *k1 = (uint64_t)w->tm[i] | (uint64_t)w->gb[i] << 8 | (uint64_t)w->gtb[i] << 16 | (uint64_t)w->ge[i] << 24 |
+        (uint64_t)w->gte[i] << 32 | (uint64_t)w->gm[i] << 40 | (uint64_t)w->gtm[i] << 48 | (uint64_t)1 << 56;
+}
+
 fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, const uint32_t *cps, size_t n,
                     uint8_t *labels, const fenci_alloc *a) {
   size_t p0, i, L = c->n_labels;
   fenci_rc rc;
+  int cache = L == FC_NER_N_LABELS;
+  if (cache && (!w->rows || w->rows_of != c)) {
+    if (!w->rows && !(w->rows = fc_malloc(a, FC_NER_ROWS * sizeof *w->rows))) return FENCI_NOMEM;
+    memset(w->rows, 0, FC_NER_ROWS * sizeof *w->rows);
+    w->rows_of = c;
+  }
   for (p0 = 0; p0 < n; p0 += fc_ner_piece(cps + p0, n - p0)) {
     size_t len = fc_ner_piece(cps + p0, n - p0);
     if (w->kcap < len) {
@@ -286,8 +322,34 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
     rc = fc_ner_prepare(w, m, cps + p0, len, a);
     if (rc != FENCI_OK) return rc;
     w->koff[0] = 0;
-    for (i = 0; i < len; i++) w->koff[i + 1] = w->koff[i] + (uint32_t)fc_ner_keys(w, len, i, w->keys + w->koff[i]);
     memset(w->emit, 0, len * L * sizeof *w->emit);
+    for (i = 0; i < len; i++) {
+      uint64_t *k = w->keys + w->koff[i], small[FC_NER_MAX_KEYS];
+      size_t nk = fc_ner_keys(w, len, i, k), j, kept = 0, ns = 0;
+      if (cache) {
+        uint64_t k0, k1;
+        fc_ner_row *r;
+        for (j = 0; j < nk; j++) {
+          if (fc_ner_small(k[j])) small[ns++] = k[j];
+          else k[kept++] = k[j];
+        }
+        fc_ner_small_values(w, len, i, &k0, &k1);
+        r = &w->rows[(size_t)((k0 * 0x9E3779B97F4A7C15ull ^ k1 * 0xC2B2AE3D27D4EB4Full) >> 54) & (FC_NER_ROWS - 1)];
+        if (r->k0 != k0 || r->k1 != k1) {
+          /* a miss: the small keys alone, as a sequence of one position */
+          uint32_t koff1[2], scr[FC_NER_MAX_KEYS * FC_CHAIN_SCRATCH];
+          koff1[0] = 0;
+          koff1[1] = (uint32_t)ns;
+          memset(r->w, 0, sizeof r->w);
+          fc_chain_emit_seq(c, small, koff1, 1, r->w, scr);
+          r->k0 = k0;
+          r->k1 = k1;
+        }
+        for (j = 0; j < L; j++) w->emit[i * L + j] += r->w[j];
+        nk = kept;
+      }
+      w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
+    }
     fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
     rc = fc_chain_decode(c, w->emit, len, NULL, labels + p0, &w->cw, a);
     if (rc != FENCI_OK) return rc;
