@@ -209,13 +209,27 @@ enum {
 /* N_CM1.. N_CP2 and N_BM1, N_BM2, N_BP2 are members of these groups now */
 const uint64_t fc_ner_groups = (1ull << N_C0) | (1ull << N_BP1);
 
-size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys) {
+/* The templates whose keys read nothing but a character's classes (and
+ * its neighbours'), the lengths and tag classes of its lexicon words and
+ * the lengths and types of its gazetteer strings: values of a few bits,
+ * which repeat from character to character.  fc_ner_tag adds their summed
+ * weights from a cache keyed by those values instead of looking each key
+ * up; integer sums, so the emissions are exactly those of the lookups. */
+#define FC_NER_SMALL                                                                                   \
+  ((1ull << N_BIAS) | (1ull << N_CLS) | (1ull << N_LB) | (1ull << N_LE) | (1ull << N_LM) |              \
+   (1ull << N_LEXALL) | (1ull << N_GB) | (1ull << N_GE) | (1ull << N_GM) | (1ull << N_GALL))
+
+size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int which) {
   size_t k = 0;
+  /* the templates listed: all (training), or without or only the small ones */
+  const uint64_t want = which == FC_NER_KEYS_ALL ? ~0ull : which == FC_NER_KEYS_SMALL ? FC_NER_SMALL : ~FC_NER_SMALL;
 #define C(d) ((ptrdiff_t)i + (d) < 0 ? 0x110001u : (size_t)((ptrdiff_t)i + (d)) >= n ? 0x110002u : w->cp[i + (d)])
 #define CL(d) ((ptrdiff_t)i + (d) < 0 ? 30u : (size_t)((ptrdiff_t)i + (d)) >= n ? 31u : (uint32_t)w->cls[i + (d)])
-#define K(t, h) keys[k++] = fc_chain_key((t), (h))
+#define K(t, h) \
+  if ((want >> (t)) & 1) keys[k++] = fc_chain_key((t), (h))
   uint64_t cm2 = C(-2), cm1 = C(-1), c0 = C(0), cp1 = C(1), cp2 = C(2);
-#define G(t, h, off) keys[k++] = fc_chain_gkey((t), (h), (off))
+#define G(t, h, off) \
+  if ((want >> (t)) & 1) keys[k++] = fc_chain_gkey((t), (h), (off))
   uint64_t gall = (uint64_t)w->gtb[i] << 16 | w->gte[i] << 8 | w->gtm[i];
   K(N_BIAS, 1);
   /* two groups (FC_NER_GROUPS): the character at -2..+2, anchored at that
@@ -265,18 +279,6 @@ size_t fc_ner_piece(const uint32_t *cps, size_t n) {
   return lim;
 }
 
-/* The templates whose keys read nothing but a character's classes (and
- * its neighbours'), the lengths and tag classes of its lexicon words and
- * the lengths and types of its gazetteer strings: values of a few bits,
- * which repeat from character to character.  fc_ner_tag adds their summed
- * weights from a cache keyed by those values instead of looking each key
- * up; integer sums, so the emissions are exactly those of the lookups. */
-static int fc_ner_small(uint64_t key) {
-  unsigned t = (unsigned)(key >> 56) - 1;
-  return t == N_BIAS || t == N_CLS || t == N_LB || t == N_LE || t == N_LM || t == N_LEXALL || t == N_GB ||
-         t == N_GE || t == N_GM || t == N_GALL;
-}
-
 #define FC_NER_ROWS 1024 /* cached rows (a power of two) */
 
 typedef struct fc_ner_row {
@@ -324,29 +326,25 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
     w->koff[0] = 0;
     memset(w->emit, 0, len * L * sizeof *w->emit);
     for (i = 0; i < len; i++) {
-      uint64_t *k = w->keys + w->koff[i], small[FC_NER_MAX_KEYS];
-      size_t nk = fc_ner_keys(w, len, i, k), j, kept = 0, ns = 0;
+      uint64_t *k = w->keys + w->koff[i];
+      size_t nk = fc_ner_keys(w, len, i, k, cache ? FC_NER_KEYS_LARGE : FC_NER_KEYS_ALL), j;
       if (cache) {
         uint64_t k0, k1;
         fc_ner_row *r;
-        for (j = 0; j < nk; j++) {
-          if (fc_ner_small(k[j])) small[ns++] = k[j];
-          else k[kept++] = k[j];
-        }
         fc_ner_small_values(w, len, i, &k0, &k1);
         r = &w->rows[(size_t)((k0 * 0x9E3779B97F4A7C15ull ^ k1 * 0xC2B2AE3D27D4EB4Full) >> 54) & (FC_NER_ROWS - 1)];
         if (r->k0 != k0 || r->k1 != k1) {
           /* a miss: the small keys alone, as a sequence of one position */
+          uint64_t small[FC_NER_MAX_KEYS];
           uint32_t koff1[2], scr[FC_NER_MAX_KEYS * FC_CHAIN_SCRATCH];
           koff1[0] = 0;
-          koff1[1] = (uint32_t)ns;
+          koff1[1] = (uint32_t)fc_ner_keys(w, len, i, small, FC_NER_KEYS_SMALL);
           memset(r->w, 0, sizeof r->w);
           fc_chain_emit_seq(c, small, koff1, 1, r->w, scr);
           r->k0 = k0;
           r->k1 = k1;
         }
         for (j = 0; j < L; j++) w->emit[i * L + j] += r->w[j];
-        nk = kept;
       }
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }

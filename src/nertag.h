@@ -91,7 +91,10 @@ void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a);
 fenci_rc fc_ner_prepare(fc_ner_work *w, const struct fenci_model *m, const uint32_t *cps, size_t n,
                         const fenci_alloc *a);
 /* The keys of character i of the n prepared ones; their count. */
-size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys);
+size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int which);
+/* which: every template (training), all but the small ones (the decoder,
+ * which caches their sum: fc_ner_tag), or only those */
+enum { FC_NER_KEYS_ALL, FC_NER_KEYS_LARGE, FC_NER_KEYS_SMALL };
 /* The grouped templates of fc_ner_keys (fc_chain_opts.group_mask). */
 extern const uint64_t fc_ner_groups;
 /* The length of the first piece of cps[0..n) that is labelled alone:

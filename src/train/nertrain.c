@@ -198,7 +198,7 @@ static fenci_rc nt_data(const fenci_model *lex, const fc_corpus *c, fc_chain_dat
       size_t len = fc_ner_piece(cps + p0, n - p0), i;
       rc = fc_ner_prepare(w, lex, cps + p0, len, a);
       for (i = 0; rc == FENCI_OK && i < len; i++) {
-        size_t nk = fc_ner_keys(w, len, i, keys);
+        size_t nk = fc_ner_keys(w, len, i, keys, FC_NER_KEYS_ALL);
         if (fc_chain_data_add(d, keys, nk, lab[p0 + i])) rc = FENCI_NOMEM;
       }
       if (rc == FENCI_OK && fc_chain_data_end(d)) rc = FENCI_NOMEM;
