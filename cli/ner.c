@@ -3,7 +3,9 @@
  * or (-f text) the line with its entities marked inline.  Lines are read
  * in batches of about NER_BATCH bytes; with -j N the lines of a batch are
  * shared among N threads, each with its own tagger, and written in input
- * order. */
+ * order.  A batch's output is held until it is written: number-dense text
+ * gives some 35 bytes of JSON per byte of input, which the batch size
+ * keeps to a few MB. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -15,7 +17,8 @@
 #include "common.h"
 #include "fenci.h"
 
-#define NER_BATCH (4u << 20)
+#define NER_BATCH (256u << 10)
+#define NER_LOOK 4096 /* a part of a long line is cut this far before the batch's end */
 
 typedef struct ner_out {
   char *p;
@@ -87,6 +90,7 @@ typedef struct ner_line {
   size_t pos;          /* -f text: bytes of the line written so far */
   int n;               /* entities written for the line so far */
   size_t bbase, cbase; /* offsets of line[0] in the whole line (a long line comes in parts) */
+  size_t emit;         /* entities ending after this are left out */
 } ner_line;
 
 /* A line longer than the batch is read and written in parts: the object
@@ -99,6 +103,7 @@ typedef struct ner_part {
 static int ner_entity(void *ctx, const fenci_entity *e) {
   ner_line *l = ctx;
   ner_out *o = l->o;
+  if (e->end > l->emit) return 0; /* past the part's end: found again with the next part */
   if (l->cfg->text) {
     /* text before it, then [entity]TYPE (value) */
     no_put(o, l->line + l->pos, e->start - l->pos);
@@ -149,9 +154,11 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
 
 /* The entities of line[0..n) (no newline) into o; 0 or -1 (message in the
  * tagger).  part (NULL: a whole line) carries a long line's state: with
- * final 0 this is a part of it and its object stays open. */
-static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t n, ner_out *o, ner_part *part,
-                   int final) {
+ * final 0 this is a part of it, its object stays open, and the entities
+ * are those of line[0..scan) (n <= scan: what follows is context) that
+ * end by n. */
+static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t n, size_t scan, ner_out *o,
+                   ner_part *part, int final) {
   ner_line l;
   fenci_rc rc;
   ner_part none = {0, 0, 0, 0};
@@ -163,8 +170,9 @@ static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t
   l.n = part->n;
   l.bbase = part->bbase;
   l.cbase = part->cbase;
+  l.emit = n;
   if (!cfg->text && !part->open) no_str(o, "{\"entities\":[");
-  rc = fenci_entities(t, line, n, ner_entity, &l);
+  rc = fenci_entities(t, line, final || scan < n ? n : scan, ner_entity, &l);
   if (rc != FENCI_OK) return -1;
   if (cfg->text) no_put(o, line + l.pos, n - l.pos);
   if (final) {
@@ -200,9 +208,47 @@ static void *ner_worker(void *arg) {
   ner_job *j = arg;
   size_t i;
   for (i = j->from; i < j->to && j->rc == 0; i++)
-    if (ner_one(j->cfg, j->t, j->buf + j->ls[i], j->le[i] - j->ls[i], &j->out, i == j->from ? j->part : NULL, 1))
+    if (ner_one(j->cfg, j->t, j->buf + j->ls[i], j->le[i] - j->ls[i], j->le[i] - j->ls[i], &j->out,
+                i == j->from ? j->part : NULL, 1))
       j->rc = -1;
   return NULL;
+}
+
+/* The entity that crosses a cut: the least start of the entities that
+ * begin before it and end after it. */
+typedef struct ner_cross {
+  size_t cut, start;
+} ner_cross;
+
+static int ner_cross_cb(void *ctx, const fenci_entity *e) {
+  ner_cross *x = ctx;
+  if (e->start < x->cut && e->end > x->cut && e->start < x->start) x->start = e->start;
+  return 0;
+}
+
+/* Where the first part of a long line buf[0..have) ends (have > 2 *
+ * NER_LOOK): after a sentence end (。！？；) or whitespace in the NER_LOOK
+ * bytes before the last NER_LOOK, where no entity goes on; else before a
+ * character there, moved back to the start of an entity that crosses it
+ * (unless that would take it back by more than half), so that no entity
+ * is cut in two: the part is scanned with the rest of buf as context and
+ * keeps the entities that end by its end (ner_one). */
+static size_t ner_part_end(fenci_tagger *t, const char *buf, size_t have) {
+  const unsigned char *b = (const unsigned char *)buf;
+  size_t hi = have - NER_LOOK, lo = hi - NER_LOOK, q, cut;
+  ner_cross x;
+  for (q = hi; q > lo; q--) {
+    unsigned char c = b[q - 1];
+    if (c == ' ' || c == '\t' || (q >= 3 && b[q - 3] == 0xE3 && b[q - 2] == 0x80 && c == 0x82) ||
+        (q >= 3 && b[q - 3] == 0xEF && b[q - 2] == 0xBC && (c == 0x81 || c == 0x9F || c == 0x9B)))
+      return q;
+  }
+  for (cut = hi; cut > lo && (b[cut] & 0xC0) == 0x80; cut--) {
+  }
+  x.cut = cut;
+  x.start = cut;
+  if (fenci_entities(t, buf, have, ner_cross_cb, &x) == FENCI_OK && x.start >= cut / 2) cut = x.start;
+  return cut;
 }
 
 static void ner_usage(FILE *f) {
@@ -335,24 +381,11 @@ int fc_cmd_ner(int argc, char **argv) {
       }
       if (status >= 2) break;
       if (!nl && !eof && have >= NER_BATCH) {
-        /* a line longer than the batch: its first part now (cut after a
-         * sentence end or a space near the end, else before a character),
-         * so memory stays bounded whatever the line length */
-        size_t cut = have, q, lo = have > 4096 ? have - 4096 : 0;
+        /* a line longer than the batch: its first part now, so memory
+         * stays bounded whatever the line length */
+        size_t cut = ner_part_end(tg[0], buf, have);
         ner_out po = {NULL, 0, 0, 0};
-        for (q = have; q > lo; q--) {
-          unsigned char c = (unsigned char)buf[q - 1];
-          if (c == ' ' || c == '\t' || (q >= 3 && (unsigned char)buf[q - 3] == 0xE3 && (unsigned char)buf[q - 2] == 0x80 && c == 0x82)) {
-            cut = q;
-            break;
-          }
-        }
-        if (q == lo)
-          for (cut = have; cut > have - 4 && ((unsigned char)buf[cut - 1] & 0xC0) == 0x80; cut--) {
-          }
-        if (q == lo && cut > 0 && (unsigned char)buf[cut - 1] >= 0xC0) cut--; /* a lead byte waits for its tail */
-        if (cut == 0) cut = have;
-        if (ner_one(&cfg, tg[0], buf, cut, &po, &part, 0) || po.fail) {
+        if (ner_one(&cfg, tg[0], buf, cut, have, &po, &part, 0) || po.fail) {
           fprintf(stderr, "fenci ner: %s\n", po.fail ? "out of memory" : fenci_tagger_errmsg(tg[0]));
           status = 2;
         } else if (fwrite(po.p, 1, po.n, stdout) != po.n) {

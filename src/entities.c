@@ -3,7 +3,9 @@
  * order of their start.  The text is taken a block at a time (a line, or
  * at most FC_ENT_BLOCK bytes of a longer one, cut before a character), so
  * memory is bounded and every byte is looked at a bounded number of
- * times. */
+ * times.  Blocks cut inside a line overlap by 2 * FC_ENT_CTX bytes: each
+ * owns the entities that start in its middle, found with FC_ENT_CTX bytes
+ * of context on either side, so that no cut splits an entity. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@
 #include "units.h"
 
 #define FC_ENT_BLOCK (64 * 1024)
+#define FC_ENT_CTX 2048
 
 void fc_entities_free(fenci_tagger *t) {
   const fenci_alloc *a = &t->m->a;
@@ -50,6 +53,8 @@ typedef struct fc_ent_block {
   int stopped;
   const uint32_t *url; /* URL and e-mail spans of the block (byte pairs), sorted */
   size_t n_url, url_at;
+  size_t own_lo, own_hi; /* the entities emitted start in [own_lo, own_hi) of the caller's text */
+  size_t *last_end;      /* ... and at or after the end of the last one emitted */
 } fc_ent_block;
 
 /* 1 when [s, e) overlaps a URL or e-mail address: no entity is taken
@@ -72,6 +77,8 @@ static size_t fc_ent_char(const fc_ent_block *b, size_t off) {
 
 static int fc_ent_emit(fc_ent_block *b, fenci_entity *e) {
   if (b->stopped) return 1;
+  if (e->start < b->own_lo || e->start >= b->own_hi || e->start < *b->last_end) return 0; /* another block's */
+  *b->last_end = e->end;
   if (b->cb(b->ctx, e)) b->stopped = 1;
   return b->stopped;
 }
@@ -165,8 +172,15 @@ static size_t fc_ent_block_end(const char *text, size_t n) {
   return lim;
 }
 
+/* The character start at or before offset i of text (i > 0). */
+static size_t fc_ent_char_start(const char *text, size_t i) {
+  size_t k;
+  for (k = 0; k < 3 && i > 0 && ((unsigned char)text[i] & 0xC0) == 0x80; k++) i--;
+  return i;
+}
+
 fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_entity_cb cb, void *ctx) {
-  size_t pos = 0, cbase = 0;
+  size_t pos = 0, cbase = 0, own = 0, last_end = 0;
   const fenci_alloc *a;
   if (!t) return FENCI_BADARG;
   t->errmsg[0] = 0;
@@ -234,6 +248,13 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
     b.cb = cb;
     b.ctx = ctx;
     b.stopped = 0;
+    b.own_lo = own;
+    b.last_end = &last_end;
+    /* a block cut inside a line (FC_ENT_BLOCK bytes) owns what starts up to
+     * FC_ENT_CTX bytes before its end; the next starts FC_ENT_CTX before that */
+    b.own_hi = pos + bl;
+    if (pos + bl < len && text[pos + bl - 1] != '\n' && bl > 4 * FC_ENT_CTX)
+      b.own_hi = pos + fc_ent_char_start(text + pos, bl - FC_ENT_CTX);
     if (t->m->ner) {
       rc = fc_ner_tag(t->m, t->m->ner, &t->nw, t->ecp, n, t->elab, a);
       if (rc != FENCI_OK) {
@@ -251,8 +272,16 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
       snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));
       return rc;
     }
-    pos += bl;
-    cbase += n;
+    if (b.own_hi < pos + bl) {
+      size_t next = pos + fc_ent_char_start(text + pos, b.own_hi - pos - FC_ENT_CTX);
+      cbase += fc_ent_char(&b, next - pos);
+      own = b.own_hi;
+      pos = next;
+    } else {
+      pos += bl;
+      cbase += n;
+      own = pos;
+    }
   }
   return FENCI_OK;
 }

@@ -78,6 +78,21 @@ for e in es:
     assert e['s'] >= prev, e
     prev = e['e']
 PY
+# a long line with no sentence end and no space, mostly dates: its parts
+# are cut inside the text, and no cut may split an entity (seen to fail
+# when a cut fell inside 1814年4月6日)
+python3 -c "
+open('$TMP/nocut.txt', 'w', encoding='utf-8').write('前言' + '1814年4月6日的' * 300000 + '\n')
+"
+run "ner long line without sentence ends" 0 - -- ner "$TMP/nocut.txt"
+runs=$((runs + 1))
+python3 - "$TMP/out" <<'PY' || fail "ner long line without sentence ends: an entity was cut"
+import json, sys
+es = json.loads(open(sys.argv[1], encoding='utf-8').readline())['entities']
+dates = [e for e in es if e['type'] == 'TIME' and e['text'] == '1814年4月6日' and e.get('value') == '1814-04-06']
+assert len(dates) == 300000, (len(dates), [e for e in es if e['text'] != '1814年4月6日'][:3])
+assert all(d['s'] == 6 + 18 * k for k, d in enumerate(dates)), 'offsets'
+PY
 printf 'x\n' >"$TMP/stdin"
 run "ner -j 0" 2 'ner: -j' -- ner -j 0
 run "ner -f xml" 2 'unknown format' -- ner -f xml
