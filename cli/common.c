@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "chars.h"
 
 #ifndef FENCI_DATADIR
 #define FENCI_DATADIR "/usr/local/share/fenci"
@@ -84,7 +85,7 @@ fenci_model *fc_cli_open_model(const char *name) {
   return m;
 }
 
-char *fc_cli_read_file(const char *path, size_t *len) {
+char *fc_cli_read_file(const char *path, size_t *len, size_t max) {
   FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
   char *buf = NULL;
   size_t cap = 0, n = 0;
@@ -109,6 +110,12 @@ char *fc_cli_read_file(const char *path, size_t *len) {
     r = fread(buf + n, 1, cap - n, f);
     n += r;
     if (r == 0) break;
+    if (n > max) {
+      fprintf(stderr, "fenci: %s is larger than %zu MiB\n", path, max >> 20);
+      free(buf);
+      if (f != stdin) fclose(f);
+      return NULL;
+    }
   }
   if (ferror(f)) {
     fprintf(stderr, "fenci: error reading %s: %s\n", path, strerror(errno));
@@ -120,6 +127,22 @@ char *fc_cli_read_file(const char *path, size_t *len) {
   buf[n] = 0;
   *len = n;
   return buf;
+}
+
+void fc_cli_json_body(const char *s, size_t n, void (*put)(void *ctx, const char *p, size_t len), void *ctx) {
+  size_t i = 0;
+  while (i < n) {
+    uint32_t cp;
+    size_t l = fc_utf8_decode((const uint8_t *)s + i, n - i, &cp);
+    if (cp == FC_BADCP) put(ctx, "\\ufffd", 6);
+    else if (cp == '"') put(ctx, "\\\"", 2);
+    else if (cp == '\\') put(ctx, "\\\\", 2);
+    else if (cp < 0x20 || cp == 0x7F) {
+      char t[8];
+      put(ctx, t, (size_t)snprintf(t, sizeof t, "\\u%04x", (unsigned)cp));
+    } else put(ctx, s + i, l);
+    i += l;
+  }
 }
 
 int fc_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len) {

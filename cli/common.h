@@ -22,8 +22,16 @@ int fc_cli_model_path(const char *name, char *out, size_t n);
 /* Opens the model named (NULL: the default), printing errors to stderr. */
 fenci_model *fc_cli_open_model(const char *name);
 
-/* Reads a whole file ("-" = stdin) into a malloc'd buffer. NULL on error (message printed). */
-char *fc_cli_read_file(const char *path, size_t *len);
+/* Reads a whole file ("-" = stdin) into a malloc'd buffer, NUL-terminated.
+ * NULL on error (message printed), also when it has more than max bytes. */
+char *fc_cli_read_file(const char *path, size_t *len, size_t max);
+#define FC_CLI_READ_TABLE ((size_t)64 << 20) /* IDF tables, stop-word lists */
+#define FC_CLI_READ_TEXT ((size_t)1 << 30)   /* lexicons, corpora, documents */
+
+/* Writes the body of a JSON string for s[0..n) through put: quotes,
+ * backslashes and control characters escaped, an invalid UTF-8 byte as
+ * \ufffd (JSON must be UTF-8). */
+void fc_cli_json_body(const char *s, size_t n, void (*put)(void *ctx, const char *p, size_t len), void *ctx);
 
 /* Writes buf to path for subcommand cmd: a regular (or new) file through a
  * temporary file and a rename, so a failed write never leaves half a model;

@@ -49,10 +49,10 @@ int fc_cmd_compile(int argc, char **argv) {
     compile_usage(stderr);
     return 2;
   }
-  text = fc_cli_read_file(src, &len);
+  text = fc_cli_read_file(src, &len, FC_CLI_READ_TEXT);
   if (!text) return 1;
   if (corpus_path) {
-    corpus = fc_cli_read_file(corpus_path, &clen);
+    corpus = fc_cli_read_file(corpus_path, &clen, FC_CLI_READ_TEXT);
     if (!corpus) {
       free(text);
       return 1;

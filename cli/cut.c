@@ -115,24 +115,11 @@ static void ob_num(obuf *b, size_t v) {
   ob_put(b, t, (size_t)k);
 }
 
-/* JSON string body: escapes quotes, backslashes and controls; an invalid
- * UTF-8 byte becomes U+FFFD (its offsets still point at the real byte). */
-static void ob_json(obuf *b, const char *s, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-    uint32_t cp;
-    size_t l = fc_utf8_decode((const uint8_t *)s + i, n - i, &cp);
-    if (cp == FC_BADCP) ob_str(b, "\\ufffd");
-    else if (cp == '"') ob_str(b, "\\\"");
-    else if (cp == '\\') ob_str(b, "\\\\");
-    else if (cp < 0x20 || cp == 0x7F) {
-      char t[8];
-      snprintf(t, sizeof t, "\\u%04x", (unsigned)cp);
-      ob_str(b, t);
-    } else ob_put(b, s + i, l);
-    i += l;
-  }
-}
+static void ob_put_cb(void *b, const char *s, size_t n) { ob_put(b, s, n); }
+
+/* JSON string body (an invalid UTF-8 byte becomes U+FFFD; its offsets
+ * still point at the real byte). */
+static void ob_json(obuf *b, const char *s, size_t n) { fc_cli_json_body(s, n, ob_put_cb, b); }
 
 static size_t fc_count_chars(const char *s, size_t n) {
   size_t i = 0, c = 0;
@@ -143,6 +130,9 @@ static size_t fc_count_chars(const char *s, size_t n) {
   }
   return c;
 }
+
+/* The command whose messages these are: cut, or tag (fc_cmd_tag). */
+static const char *cut_cmd = "cut";
 
 static const char *const kind_names[] = {"word", "latin", "number", "url", "email", "punct", "space", "invalid", "other"};
 
@@ -359,11 +349,11 @@ static int cut_batch(const cut_cfg *cfg, fenci_tagger *t, const fenci_model *m, 
     rc = fenci_segment(t, in + start, le - start, cfg->format == FMT_TEXT && !cfg->tagging ? cut_token_text : cut_token, &c);
     if (out->fail == OB_LOST) return -2;
     if (out->fail == OB_NOMEM) {
-      fprintf(stderr, "fenci cut: out of memory\n");
+      fprintf(stderr, "fenci %s: out of memory\n", cut_cmd);
       return -1;
     }
     if (rc != FENCI_OK && !(rc == FENCI_STOPPED && c.stopped)) {
-      fprintf(stderr, "fenci cut: %s\n", fenci_tagger_errmsg(t));
+      fprintf(stderr, "fenci %s: %s\n", cut_cmd, fenci_tagger_errmsg(t));
       return -1;
     }
     if (open) {
@@ -388,7 +378,7 @@ static int cut_batch(const cut_cfg *cfg, fenci_tagger *t, const fenci_model *m, 
     p = nl ? e + 1 : n;
     first = 0;
   }
-  if (out->fail) return out->fail == OB_LOST ? -2 : (fprintf(stderr, "fenci cut: out of memory\n"), -1);
+  if (out->fail) return out->fail == OB_LOST ? -2 : (fprintf(stderr, "fenci %s: out of memory\n", cut_cmd), -1);
   return 0;
 }
 
@@ -517,7 +507,7 @@ static void *worker(void *arg) {
   pool *p = arg;
   fenci_tagger *t = NULL;
   if (fenci_tagger_new(&t, p->m, p->cfg->opts) != FENCI_OK || fenci_tagger_set_dict(t, p->dict) != FENCI_OK) {
-    fprintf(stderr, "fenci cut: cannot create a tagger\n");
+    fprintf(stderr, "fenci %s: cannot create a tagger\n", cut_cmd);
     fenci_tagger_free(t);
     t = NULL;
   }
@@ -630,7 +620,7 @@ static int cut_parallel(const cut_cfg *cfg, const fenci_model *m, fenci_dict *di
   p.slots = calloc(p.nslots, sizeof *p.slots);
   p.conts = calloc(p.nslots + 1, sizeof *p.conts);
   if (!p.slots || !p.conts) {
-    fprintf(stderr, "fenci cut: out of memory\n");
+    fprintf(stderr, "fenci %s: out of memory\n", cut_cmd);
     free(p.slots);
     free(p.conts);
     return -1;
@@ -646,7 +636,7 @@ static int cut_parallel(const cut_cfg *cfg, const fenci_model *m, fenci_dict *di
   for (i = 0; i < nth; i++)
     if (pthread_create(&th[started], NULL, worker, &p) == 0) started++;
   if (!started) {
-    fprintf(stderr, "fenci cut: cannot start threads\n");
+    fprintf(stderr, "fenci %s: cannot start threads\n", cut_cmd);
     rc = -1;
   }
   while (rc == 0) {
@@ -740,10 +730,10 @@ static int cut_stream(const cut_cfg *cfg, const fenci_model *m, fenci_dict *dict
   free(r.carry);
   if ((rc == 0 || rc == -3) && cfg->format == FMT_TEXT && r.last != -1 && r.last != '\n') *pending_nl = 1;
   if (rc == -3) {
-    fprintf(stderr, "fenci cut: error reading %s: %s\n", name, strerror(rerr));
+    fprintf(stderr, "fenci %s: error reading %s: %s\n", cut_cmd, name, strerror(rerr));
     return 1;
   }
-  if (rc == -2) fprintf(stderr, "fenci cut: write error: %s\n", strerror(errno));
+  if (rc == -2) fprintf(stderr, "fenci %s: write error: %s\n", cut_cmd, strerror(errno));
   return rc ? 2 : 0;
 }
 
@@ -796,7 +786,7 @@ static int cut_load_dicts(const fenci_model *m, const char *const *paths, int n,
   *out = NULL;
   if (!n) return 0;
   if (fenci_dict_new(&d, m, NULL) != FENCI_OK) {
-    fprintf(stderr, "fenci cut: out of memory\n");
+    fprintf(stderr, "fenci %s: out of memory\n", cut_cmd);
     return -1;
   }
   for (i = 0; i < n; i++) {
@@ -809,11 +799,11 @@ static int cut_load_dicts(const fenci_model *m, const char *const *paths, int n,
     if (rc != FENCI_OK) {
       char tags[2048];
       /* the library's message names the file and the line */
-      if (err[0]) fprintf(stderr, "fenci cut: user dictionary %s\n", err);
-      else fprintf(stderr, "fenci cut: user dictionary %s: %s\n", paths[i], fenci_rc_str(rc));
+      if (err[0]) fprintf(stderr, "fenci %s: user dictionary %s\n", cut_cmd, err);
+      else fprintf(stderr, "fenci %s: user dictionary %s: %s\n", cut_cmd, paths[i], fenci_rc_str(rc));
       if (strstr(err, "has no tag")) {
         cut_tag_list(m, tags, sizeof tags);
-        fprintf(stderr, "fenci cut: %s%s\n", tags[0] ? "the model's tags: " : "the model has no tags", tags);
+        fprintf(stderr, "fenci %s: %s%s\n", cut_cmd, tags[0] ? "the model's tags: " : "the model has no tags", tags);
       }
       fenci_dict_free(d);
       return -1;
@@ -830,9 +820,12 @@ int fc_cmd_tag(int argc, char **argv) {
   int i;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--")) break;
-    if (!strcmp(argv[i], "--words")) return fc_cmd_tag_words(argc, argv);
+    /* --words, and the help, which describes both */
+    if (!strcmp(argv[i], "--words") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+      return fc_cmd_tag_words(argc, argv);
   }
   cut_tagging = 1;
+  cut_cmd = "tag";
   return fc_cmd_cut(argc, argv);
 }
 
@@ -854,12 +847,12 @@ int fc_cmd_cut(int argc, char **argv) {
   cfg.sep = " ";
   cfg.jobs = 1;
   cfg.progress = isatty(2);
-  fc_opts_init(&o, "cut", argc, argv);
+  fc_opts_init(&o, cut_cmd, argc, argv);
   while (fc_opts_next(&o)) {
     const char *v;
     if (!o.is_opt) {
       if (nfiles == 256) {
-        fprintf(stderr, "fenci cut: too many files\n");
+        fprintf(stderr, "fenci %s: too many files\n", cut_cmd);
         return 2;
       }
       files[nfiles++] = o.arg;
@@ -880,12 +873,12 @@ int fc_cmd_cut(int argc, char **argv) {
       else if (!strcmp(v, "search")) mode = FENCI_MODE_SEARCH;
       else if (!strcmp(v, "all")) mode = FENCI_MODE_ALL;
       else {
-        fprintf(stderr, "fenci cut: unknown mode '%s' (default, search or all)\n", v);
+        fprintf(stderr, "fenci %s: unknown mode '%s' (default, search or all)\n", cut_cmd, v);
         return 2;
       }
     } else if (fc_opt_value(&o, 'u', "user-dict")) {
       if (ndicts == 64) {
-        fprintf(stderr, "fenci cut: too many user dictionaries\n");
+        fprintf(stderr, "fenci %s: too many user dictionaries\n", cut_cmd);
         return 2;
       }
       dicts[ndicts++] = o.val;
@@ -894,7 +887,7 @@ int fc_cmd_cut(int argc, char **argv) {
       v = o.val;
       for (k = 0; v[k]; k++) {
         if (n == CUT_MAX_SEP) {
-          fprintf(stderr, "fenci cut: -d: the separator is longer than %d bytes\n", CUT_MAX_SEP);
+          fprintf(stderr, "fenci %s: -d: the separator is longer than %d bytes\n", cut_cmd, CUT_MAX_SEP);
           return 2;
         }
         if (v[k] == '\\' && v[k + 1] == 't') {
@@ -915,7 +908,7 @@ int fc_cmd_cut(int argc, char **argv) {
       else if (!strcmp(v, "json")) cfg.format = FMT_JSON;
       else if (!strcmp(v, "lines")) cfg.format = FMT_LINES;
       else {
-        fprintf(stderr, "fenci cut: unknown format '%s' (text, json or lines)\n", v);
+        fprintf(stderr, "fenci %s: unknown format '%s' (text, json or lines)\n", cut_cmd, v);
         return 2;
       }
     } else if (fc_opt_value(&o, 'j', "jobs")) {
@@ -924,7 +917,7 @@ int fc_cmd_cut(int argc, char **argv) {
       errno = 0;
       n = strtol(o.val, &end, 10);
       if (!*o.val || *end || errno || n < 1 || n > 64) {
-        fprintf(stderr, "fenci cut: -j needs a number from 1 to 64, not '%s'\n", o.val);
+        fprintf(stderr, "fenci %s: -j needs a number from 1 to 64, not '%s'\n", cut_cmd, o.val);
         return 2;
       }
       cfg.jobs = (int)n;
@@ -957,7 +950,7 @@ int fc_cmd_cut(int argc, char **argv) {
     return 1;
   }
   if (fenci_tagger_new(&t, m, cfg.opts) != FENCI_OK || fenci_tagger_set_dict(t, dict) != FENCI_OK) {
-    fprintf(stderr, "fenci cut: cannot create a tagger\n");
+    fprintf(stderr, "fenci %s: cannot create a tagger\n", cut_cmd);
     fenci_tagger_free(t);
     fenci_dict_free(dict);
     fenci_model_free(m);
@@ -982,12 +975,12 @@ int fc_cmd_cut(int argc, char **argv) {
     struct stat st;
     int rc;
     if (!f) {
-      fprintf(stderr, "fenci cut: cannot open %s: %s\n", files[i], strerror(errno));
+      fprintf(stderr, "fenci %s: cannot open %s: %s\n", cut_cmd, files[i], strerror(errno));
       status = 1;
       continue;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-      fprintf(stderr, "fenci cut: %s is a directory\n", name);
+      fprintf(stderr, "fenci %s: %s is a directory\n", cut_cmd, name);
       if (f != stdin) fclose(f);
       status = 1;
       continue;
@@ -998,7 +991,7 @@ int fc_cmd_cut(int argc, char **argv) {
   }
   if (pg.on) fprintf(stderr, "\r%60s\r", "");
   if (status < 2 && fflush(stdout) != 0) {
-    fprintf(stderr, "fenci cut: write error: %s\n", strerror(errno));
+    fprintf(stderr, "fenci %s: write error: %s\n", cut_cmd, strerror(errno));
     status = 2;
   }
   fenci_tagger_free(t);

@@ -126,7 +126,7 @@ int fc_cmd_idf(int argc, char **argv) {
   }
   for (i = 0; i < ndocs; i++) {
     size_t len, pos = 0;
-    char *text = fc_cli_read_file(docs[i], &len);
+    char *text = fc_cli_read_file(docs[i], &len, FC_CLI_READ_TEXT);
     if (!text) goto done;
     while (pos < len) {
       size_t e = pos;
@@ -156,7 +156,7 @@ int fc_cmd_idf(int argc, char **argv) {
   }
   if (stop_path) {
     size_t len;
-    char err[256], *text = fc_cli_read_file(stop_path, &len);
+    char err[256], *text = fc_cli_read_file(stop_path, &len, FC_CLI_READ_TABLE);
     if (!text) goto done;
     err[0] = 0;
     rc = fc_kstp_build(text, len, NULL, &kstp, &n_stop, err, sizeof err);

@@ -49,18 +49,11 @@ typedef struct kw_cfg {
   int json, weights, lines;
 } kw_cfg;
 
+static void kw_put(void *f, const char *s, size_t n) { fwrite(s, 1, n, f); }
+
 static void kw_json_str(FILE *f, const char *s, size_t n) {
-  size_t i = 0;
   putc('"', f);
-  while (i < n) {
-    uint32_t cp;
-    size_t l = fc_utf8_decode((const uint8_t *)s + i, n - i, &cp);
-    if (cp == FC_BADCP) fputs("\\ufffd", f);
-    else if (cp == '"' || cp == '\\') fprintf(f, "\\%c", (char)cp);
-    else if (cp < 0x20 || cp == 0x7F) fprintf(f, "\\u%04x", (unsigned)cp);
-    else fwrite(s + i, 1, l, f);
-    i += l;
-  }
+  fc_cli_json_body(s, n, kw_put, f);
   putc('"', f);
 }
 
@@ -127,7 +120,7 @@ static int kw_number(const char *opt, const char *v, long lo, long hi, long *out
 static int kw_load(fenci_kwdict *d, const char *path,
                    fenci_rc (*load)(fenci_kwdict *, const char *, size_t, char *, size_t)) {
   size_t len;
-  char err[256], *text = fc_cli_read_file(path, &len);
+  char err[256], *text = fc_cli_read_file(path, &len, FC_CLI_READ_TABLE);
   fenci_rc rc;
   if (!text) return -1;
   err[0] = 0;

@@ -47,37 +47,8 @@ static void no_num(ner_out *o, size_t v) {
   char b[32];
   no_put(o, b, (size_t)snprintf(b, sizeof b, "%zu", v));
 }
-static void no_json(ner_out *o, const char *s, size_t n) {
-  size_t i;
-  for (i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') {
-      char e[2] = {'\\', (char)c};
-      no_put(o, e, 2);
-    } else if (c < 0x20 || c == 0x7F) {
-      char e[8];
-      no_put(o, e, (size_t)snprintf(e, sizeof e, "\\u%04x", c));
-    } else if (c >= 0x80) {
-      /* valid UTF-8 as is; an invalid byte as U+FFFD (JSON must be UTF-8) */
-      uint32_t cp = 0;
-      size_t k = 1, need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0, j;
-      int ok = need && i + need <= n;
-      for (j = 1; ok && j < need; j++) ok = ((unsigned char)s[i + j] & 0xC0) == 0x80;
-      if (ok) {
-        cp = need == 2 ? (c & 0x1Fu) : need == 3 ? (c & 0x0Fu) : (c & 0x07u);
-        for (j = 1; j < need; j++) cp = cp << 6 | ((unsigned char)s[i + j] & 0x3Fu);
-        ok = !(need == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) && !(need == 4 && (cp < 0x10000 || cp > 0x10FFFF));
-      }
-      if (ok) {
-        k = need;
-        no_put(o, s + i, k);
-      } else
-        no_str(o, "\xEF\xBF\xBD");
-      i += k - 1;
-    } else
-      no_put(o, s + i, 1);
-  }
-}
+static void no_put_cb(void *o, const char *s, size_t n) { no_put(o, s, n); }
+static void no_json(ner_out *o, const char *s, size_t n) { fc_cli_json_body(s, n, no_put_cb, o); }
 
 typedef struct ner_cfg {
   int text; /* -f text */

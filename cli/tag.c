@@ -24,16 +24,121 @@ static void tag_usage(FILE *f) {
 
 static int tag_is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+/* A line is read a block at a time and its words are tagged TW_WINDOW at
+ * a time, each window with TW_CTX words of context on either side (as the
+ * library decodes its pieces), so memory is bounded whatever the line
+ * length; a "word" longer than TW_WORD_MAX bytes is taken in pieces of
+ * that size (cut before a character). */
+#define TW_WINDOW 4096
+#define TW_CTX 32
+#define TW_WORD_MAX 65536
+
+typedef struct tw_state {
+  fenci_tagger *t;
+  const fenci_model *m;
+  int json;
+  char *bytes;        /* the pending words' bytes */
+  size_t nbytes, bcap;
+  size_t *off, *len;  /* per word: offset into bytes and length */
+  const char **ptr;
+  uint16_t *tags;
+  size_t nw, wcap;    /* words pending, the first nleft of them already written (context) */
+  size_t nleft;
+  size_t written;     /* words written on the line so far */
+  size_t cur;         /* bytes of the word being read (at the end of bytes), 0: between words */
+  int fail;           /* 1: out of memory, 2: tagger error (message in t) */
+} tw_state;
+
+static int tw_byte(tw_state *w, char c) {
+  if (w->nbytes == w->bcap) {
+    size_t nc = w->bcap ? w->bcap * 2 : 65536;
+    char *b = realloc(w->bytes, nc);
+    if (!b) return w->fail = 1;
+    w->bytes = b;
+    w->bcap = nc;
+  }
+  w->bytes[w->nbytes++] = c;
+  w->cur++;
+  return 0;
+}
+
+static void tw_put(void *ctx, const char *s, size_t n) {
+  (void)ctx;
+  fwrite(s, 1, n, stdout);
+}
+
+/* Tags the pending words and writes words [nleft, upto). */
+static int tw_tag(tw_state *w, size_t upto) {
+  size_t k;
+  for (k = 0; k < w->nw; k++) w->ptr[k] = w->bytes + w->off[k];
+  if (fenci_tag_words(w->t, w->ptr, w->len, w->nw, w->tags) != FENCI_OK) return w->fail = 2;
+  for (k = w->nleft; k < upto; k++) {
+    const char *tg = w->tags[k] ? fenci_tag_name(w->m, w->tags[k]) : "x";
+    if (w->json) {
+      fputs(w->written ? ",{\"w\":\"" : "{\"w\":\"", stdout);
+      fc_cli_json_body(w->ptr[k], w->len[k], tw_put, NULL);
+      printf("\",\"tag\":\"%s\"}", tg);
+    } else {
+      if (w->written) putchar(' ');
+      fwrite(w->ptr[k], 1, w->len[k], stdout);
+      printf("/%s", tg);
+    }
+    w->written++;
+  }
+  return 0;
+}
+
+/* Ends the word being read; a full window is tagged and written, and its
+ * last words kept as the next window's left context, with the words not
+ * written yet. */
+static int tw_end_word(tw_state *w) {
+  if (!w->cur) return 0;
+  if (w->nw == w->wcap) {
+    size_t nc = w->wcap ? w->wcap * 2 : 256;
+    size_t *o = realloc(w->off, nc * sizeof *o), *l = o ? realloc(w->len, nc * sizeof *l) : NULL;
+    const char **p = l ? realloc((void *)w->ptr, nc * sizeof *p) : NULL;
+    uint16_t *tg = p ? realloc(w->tags, nc * sizeof *tg) : NULL;
+    if (o) w->off = o;
+    if (l) w->len = l;
+    if (p) w->ptr = p;
+    if (!tg) return w->fail = 1;
+    w->tags = tg;
+    w->wcap = nc;
+  }
+  w->off[w->nw] = w->nbytes - w->cur;
+  w->len[w->nw++] = w->cur;
+  w->cur = 0;
+  if (w->nw - w->nleft >= TW_WINDOW + TW_CTX) {
+    size_t keep = w->nw - 2 * TW_CTX, k, base;
+    if (tw_tag(w, w->nw - TW_CTX)) return w->fail;
+    base = w->off[keep];
+    memmove(w->bytes, w->bytes + base, w->nbytes - base);
+    w->nbytes -= base;
+    for (k = keep; k < w->nw; k++) {
+      w->off[k - keep] = w->off[k] - base;
+      w->len[k - keep] = w->len[k];
+    }
+    w->nw -= keep;
+    w->nleft = TW_CTX;
+  }
+  return 0;
+}
+
+/* Ends a line: its last words, then the line end. */
+static int tw_end_line(tw_state *w) {
+  if (tw_end_word(w) || tw_tag(w, w->nw)) return w->fail;
+  fputs(w->json ? "]\n" : "\n", stdout);
+  w->nw = w->nleft = w->written = w->nbytes = 0;
+  return 0;
+}
+
 int fc_cmd_tag_words(int argc, char **argv) {
   const char *model = NULL, *files[256];
   int nfiles = 0, json = 0, status = 0, i;
   fenci_model *m;
   fenci_tagger *t = NULL;
-  const char **words = NULL;
-  size_t *lens = NULL, cap = 0;
-  uint16_t *tags = NULL;
-  char *line = NULL;
-  size_t lcap = 0;
+  tw_state tw;
+  static char rb[65536];
   fc_opts o;
   fc_opts_init(&o, "tag", argc, argv);
   while (fc_opts_next(&o)) {
@@ -76,71 +181,51 @@ int fc_cmd_tag_words(int argc, char **argv) {
     fenci_model_free(m);
     return 1;
   }
+  memset(&tw, 0, sizeof tw);
+  tw.t = t;
+  tw.m = m;
+  tw.json = json;
   for (i = 0; i < nfiles && status < 2; i++) {
     FILE *f = strcmp(files[i], "-") ? fopen(files[i], "rb") : stdin;
-    ssize_t got;
+    size_t got, k;
+    int open = 0; /* a line has begun */
     if (!f) {
       fprintf(stderr, "fenci tag: cannot open %s: %s\n", files[i], strerror(errno));
       status = 1;
       continue;
     }
-    while (status < 2 && (got = getline(&line, &lcap, f)) >= 0) {
-      size_t n = (size_t)got, p = 0, nw = 0, k;
-      if (n && line[n - 1] == '\n') n--;
-      while (p < n) {
-        size_t s;
-        while (p < n && tag_is_space(line[p])) p++;
-        if (p >= n) break;
-        s = p;
-        while (p < n && !tag_is_space(line[p])) p++;
-        if (nw == cap) {
-          size_t nc = cap ? cap * 2 : 256;
-          const char **w2 = realloc(words, nc * sizeof *w2);
-          size_t *l2 = w2 ? realloc(lens, nc * sizeof *l2) : NULL;
-          uint16_t *t2 = l2 ? realloc(tags, nc * sizeof *t2) : NULL;
-          if (w2) words = w2;
-          if (l2) lens = l2;
-          if (!t2) {
-            fprintf(stderr, "fenci tag: out of memory\n");
-            status = 2;
-            break;
-          }
-          tags = t2;
-          cap = nc;
+    while (status < 2 && (got = fread(rb, 1, sizeof rb, f)) > 0) {
+      for (k = 0; k < got && !tw.fail; k++) {
+        char c = rb[k];
+        if (!open) {
+          if (json) fputs("[", stdout);
+          open = 1;
         }
-        words[nw] = line + s;
-        lens[nw++] = p - s;
-      }
-      if (status >= 2) break;
-      if (fenci_tag_words(t, words, lens, nw, tags) != FENCI_OK) {
-        fprintf(stderr, "fenci tag: %s\n", fenci_tagger_errmsg(t));
-        status = 2;
-        break;
-      }
-      if (json) fputs("[", stdout);
-      for (k = 0; k < nw; k++) {
-        const char *tg = tags[k] ? fenci_tag_name(m, tags[k]) : "x";
-        if (json) {
-          size_t q;
-          fputs(k ? ",{\"w\":\"" : "{\"w\":\"", stdout);
-          for (q = 0; q < lens[k]; q++) {
-            unsigned char c = (unsigned char)words[k][q];
-            if (c == '"' || c == '\\') printf("\\%c", c);
-            else if (c < 0x20) printf("\\u%04x", c);
-            else putchar(c);
-          }
-          printf("\",\"tag\":\"%s\"}", tg);
+        if (c == '\n') {
+          tw_end_line(&tw);
+          open = 0;
+        } else if (tag_is_space(c)) {
+          tw_end_word(&tw);
         } else {
-          if (k) putchar(' ');
-          fwrite(words[k], 1, lens[k], stdout);
-          printf("/%s", tg);
+          /* a word of TW_WORD_MAX bytes ends before its next character */
+          if (tw.cur >= TW_WORD_MAX && ((unsigned char)c & 0xC0) != 0x80) tw_end_word(&tw);
+          tw_byte(&tw, c);
         }
       }
-      fputs(json ? "]\n" : "\n", stdout);
-      if (ferror(stdout)) {
-        fprintf(stderr, "fenci tag: write error: %s\n", strerror(errno));
-        status = 2;
-      }
+      if (tw.fail) break;
+    }
+    if (!tw.fail && ferror(f)) {
+      fprintf(stderr, "fenci tag: %s: read error: %s\n", files[i], strerror(errno));
+      status = 2;
+    }
+    if (!tw.fail && open && status < 2) tw_end_line(&tw); /* a last line without its newline */
+    if (tw.fail) {
+      fprintf(stderr, "fenci tag: %s\n", tw.fail == 1 ? "out of memory" : fenci_tagger_errmsg(t));
+      status = 2;
+    }
+    if (status < 2 && ferror(stdout)) {
+      fprintf(stderr, "fenci tag: write error: %s\n", strerror(errno));
+      status = 2;
     }
     if (f != stdin) fclose(f);
   }
@@ -148,10 +233,11 @@ int fc_cmd_tag_words(int argc, char **argv) {
     fprintf(stderr, "fenci tag: write error: %s\n", strerror(errno));
     status = 2;
   }
-  free(line);
-  free(words);
-  free(lens);
-  free(tags);
+  free(tw.bytes);
+  free(tw.off);
+  free(tw.len);
+  free((void *)tw.ptr);
+  free(tw.tags);
   fenci_tagger_free(t);
   fenci_model_free(m);
   return status ? 1 : 0;

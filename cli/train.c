@@ -399,7 +399,7 @@ int fc_cmd_train(int argc, char **argv) {
     namesc[k] = &names[k];
   }
   if (wordsp) {
-    words = fc_cli_read_file(wordsp, &words_len);
+    words = fc_cli_read_file(wordsp, &words_len, FC_CLI_READ_TEXT);
     if (!words) goto done;
     o.words = words;
     o.words_len = words_len;

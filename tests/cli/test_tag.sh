@@ -56,6 +56,29 @@ runs=$((runs + 1))
 run "tag --words -f json" 0 - -- tag --words -f json
 runs=$((runs + 1))
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/out" || fail "tag --words -f json: not JSON"
+# --words -f json: invalid UTF-8 comes out as U+FFFD (JSON is UTF-8)
+printf '\344\270\255\200\377 ab\n' >"$TMP/stdin"
+run "tag --words -f json, invalid UTF-8" 0 - -- tag --words -f json
+runs=$((runs + 1))
+python3 -c 'import json,sys; l = json.loads(open(sys.argv[1], "rb").read().decode("utf-8")); assert l[0]["w"] == "\u4e2d\ufffd\ufffd", l' "$TMP/out" ||
+  fail "tag --words -f json, invalid UTF-8: $(cat "$TMP/out")"
+# --words on a file it cannot read: an error, exit 1
+run "tag --words on a directory" 1 'read error' -- tag --words "$TMP"
+# --words, a line of 16,000 words (the tagger takes 4,096 at a time, with
+# context): the copies of a sentence get the same tags wherever the
+# windows are cut; the whole line is one output line
+python3 -c "
+s = open('samples/napoleon.txt', encoding='utf-8').read().split('\n')[0]
+import subprocess, sys
+w = subprocess.run([sys.argv[1], 'cut', '-q'], input=s.encode(), capture_output=True).stdout.decode().split()
+open(sys.argv[2], 'w', encoding='utf-8').write(' '.join(w * (16000 // len(w) + 1)) + '\n')
+open(sys.argv[3], 'w').write(str(len(w)))
+" "$FENCI" "$TMP/stdin" "$TMP/nw"
+run "tag --words a long line" 0 - -- tag --words
+runs=$((runs + 1))
+tr ' ' '\n' <"$TMP/out" | awk -v n="$(cat "$TMP/nw")" '{ t[NR] = $0 } END { k = NR / n; if (k != int(k) || k < 20) { print "tokens " NR; exit 1 }
+  for (c = 2; c < k; c++) for (i = 1; i <= n; i++) if (t[(c - 1) * n + i] != t[n + i]) { print "copy " c ", word " i ": " t[(c - 1) * n + i] " vs " t[n + i]; exit 1 } }' \
+  >"$TMP/cmp" || fail "tag --words a long line: copies tagged differently ($(cat "$TMP/cmp"))"
 # a model without a tagger: a clear error, exit 1
 printf '的 10 u\n' >"$TMP/lex.txt"
 "$FENCI" compile "$TMP/lex.txt" -o "$TMP/lex.fenci" 2>/dev/null
