@@ -224,11 +224,24 @@ class Tokenizer:
         in the lexicon path (HMM=False); the trained path (HMM=True) treats
         every user word as forced.  freq 0 deletes the word (jieba's rule)."""
         word = _text(word)
-        if freq is not None and float(freq) == 0:
-            self.del_word(word)
-            return
+        try:
+            word.encode("utf-8")
+        except UnicodeEncodeError:
+            # (accepted, it would make every later call fail when the words are handed to C)
+            raise ValueError("fenci: user word %r is not text that UTF-8 can hold (a lone surrogate)" % word) from None
+        if freq is not None:
+            f = float(freq)
+            if f != f or f in (float("inf"), float("-inf")) or f < 0:
+                raise ValueError("fenci: freq must be a finite number >= 0, not %r" % (freq,))
+            if f == 0:
+                self.del_word(word)
+                return
         if tag is not None and not isinstance(tag, str):
             raise TypeError("fenci: tag must be str")
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in word):
+            warnings.warn("fenci: user word %r refused: it has a control character, which the "
+                          "segmenter never joins into a word" % word, stacklevel=2)
+            return
         if not word or any(c.isspace() for c in word):
             warnings.warn("fenci: user word %r refused: fenci never joins whitespace into a token "
                           "(the break rule), so a word with a space cannot be matched as one" % word,

@@ -154,6 +154,20 @@ def test_word_with_space_refused_with_warning():
     assert "云 计算" not in t.lcut("云 计算很好")
 
 
+def test_bad_user_words_refused_and_harmless():
+    t = fresh()
+    # a lone surrogate cannot reach C as UTF-8: refused at once, later calls unharmed
+    with pytest.raises(ValueError, match="surrogate"):
+        t.add_word("中\ud800")
+    for bad in (float("nan"), float("inf"), -5):
+        with pytest.raises(ValueError, match="freq"):
+            t.add_word("杭研", bad)
+    with pytest.warns(UserWarning, match="control"):
+        t.add_word("中\x00国")
+    assert t.lcut("中国") == ["中国"]
+    assert [w for w, a, b in t.tokenize("中国")] == ["中国"]
+
+
 def test_del_word_gone_on_both_paths():
     t = fresh()
     s = "我来到北京清华大学"
