@@ -16,6 +16,7 @@
 #define FC_POS_MAX_KEYS 32
 #define FC_POS_MAX_SEQ 400 /* words per decoded sequence; longer runs are cut */
 #define FC_POS_CTX 32 /* context words decoded on either side of a piece or a chunk */
+#define FC_POS_CTX_BYTES 4096 /* ... and at most this many bytes of them before a chunk */
 #define FC_POS_FIXED_MIN 20 /* a word seen this often with one label only keeps it unscored */
 
 struct fenci_model;

@@ -234,8 +234,19 @@ static fenci_rc fc_tag_chunk(fenci_tagger *t, const uint8_t *chunk, size_t nt, s
   rc = fc_tag_run(t, nl + nr);
   if (rc != FENCI_OK) return rc;
   for (k = 0; k < nt; k++) t->tok[k].tag = fc_tag_id(t, nl + k);
-  /* the context of the next chunk: these words' bytes are the caller's */
+  /* the context of the next chunk: these words' bytes are the caller's;
+   * at most FC_POS_CTX_BYTES of them (some 30 times what 32 words of text
+   * take), so that a chunk of one huge token (a 64 KB run of letters) does
+   * not hand on 32 of them to prepare again with every chunk */
   keep = nl + nt < FC_POS_CTX ? nl + nt : FC_POS_CTX;
+  {
+    size_t bytes = 0, q;
+    for (q = 0; q < keep; q++) {
+      bytes += t->pwords[nl + nt - 1 - q].len;
+      if (bytes > FC_POS_CTX_BYTES) break;
+    }
+    keep = q;
+  }
   memmove(t->pctx, t->pwords + nl + nt - keep, keep * sizeof *t->pctx);
   t->n_pctx = keep;
   return FENCI_OK;
