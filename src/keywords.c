@@ -21,6 +21,13 @@
 #include "model.h"
 
 #define FC_KW_MAX_WINDOW 1024 /* a larger TextRank window is refused */
+/* Memory stays bounded whatever the document: at most this many distinct
+ * words (about 45 MB) and co-occurring pairs (about 50 MB) are kept.  Past
+ * them a new word or pair is not counted (the words and pairs already kept
+ * still are): only documents of more distinct words than a language has
+ * (random text) reach them. */
+#define FC_KW_MAX_WORDS ((size_t)1 << 19)
+#define FC_KW_MAX_PAIRS ((size_t)1 << 21)
 #define FC_KW_NONE 0xFFFFFFFFu
 
 static uint32_t fc_kw_hash(const uint8_t *s, size_t n, uint32_t seed) {
@@ -355,7 +362,10 @@ static void fc_kw_judge(fc_kwacc *c, fc_kw_word *e) {
   }
 }
 
-/* The entry of the token's word (made and judged when new), or NULL. */
+static fc_kw_word fc_kw_full; /* fc_kw_word_of's answer for a new word past FC_KW_MAX_WORDS */
+
+/* The entry of the token's word (made and judged when new), &fc_kw_full
+ * (ok 0) when the table is full, or NULL (no memory). */
 static fc_kw_word *fc_kw_word_of(fc_kwacc *c, const fenci_token *t, uint32_t *idx) {
   const uint8_t *s = (const uint8_t *)c->text + t->start;
   uint32_t n = (uint32_t)(t->end - t->start);
@@ -371,6 +381,10 @@ static fc_kw_word *fc_kw_word_of(fc_kwacc *c, const fenci_token *t, uint32_t *id
         return e;
       }
     }
+  }
+  if (c->nw >= FC_KW_MAX_WORDS) {
+    *idx = (uint32_t)FC_KW_NONE;
+    return &fc_kw_full; /* never written: its ok is 0 */
   }
   if ((c->nw + 1) * 2 > c->nslot && fc_kw_rehash_words(c)) return NULL;
   if (c->nw >= UINT32_MAX - 1 || fc_grow(c->al, (void **)&c->w, &c->capw, c->nw + 1, sizeof *c->w)) return NULL;
@@ -403,6 +417,7 @@ static int fc_kw_pair_add(fc_kwacc *c, uint32_t a, uint32_t b) {
       }
     }
   }
+  if (c->np >= FC_KW_MAX_PAIRS) return 0; /* full: not counted */
   if ((c->np + 1) * 2 > c->npslot) {
     size_t ns = c->npslot ? c->npslot * 2 : 256, j;
     uint32_t *sl = fc_calloc(c->al, ns, sizeof *sl);

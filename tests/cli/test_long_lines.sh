@@ -148,5 +148,29 @@ runs=$((runs + 1))
 cmp -s "$TMP/out.all.j1.long" "$TMP/out.all.j2.long" || fail "--all: -j 2 differs from -j 1"
 rm -f "$TMP"/out.all.*
 
+# ------------------------------------------- the other commands, the shipped models
+# peak RSS in KiB under a bound, for inputs that once made memory grow with
+# them: ner's JSON of number-dense text (194 MB for 10 MB), tag --words on
+# one line (134 MB for 10 MB), TextRank with the widest window on random
+# text (1.1 GB for 10 MB)
+under() {
+  name=$1 kb=$2
+  shift 2
+  runs=$((runs + 1))
+  "$MAXRSS" "$TMP/rss.$name" "$FENCI" "$@" >/dev/null 2>"$TMP/err" || { fail "$name: $(head -3 "$TMP/err")"; return; }
+  [ "$(cat "$TMP/rss.$name")" -le "$kb" ] || fail "$name: peak RSS $(cat "$TMP/rss.$name") KiB, more than $kb"
+}
+python3 -c "
+import random, sys
+random.seed(7)
+open(sys.argv[1], 'w').write('1,' * 4000000)
+open(sys.argv[2], 'w').write('中 ' * 2500000)
+open(sys.argv[3], 'w', encoding='utf-8').write(''.join(chr(random.randint(0x4E00, 0x9FA4)) for _ in range(1000000)))
+" "$TMP/numbers" "$TMP/words" "$TMP/random"
+under "ner, 8 MB of numbers" 65536 ner "$TMP/numbers"
+under "tag --words, a 7.5 MB line" 49152 tag --words "$TMP/words"
+under "keywords --textrank --window 1024, 3 MB of random characters" 262144 keywords --textrank --window 1024 "$TMP/random"
+rm -f "$TMP/numbers" "$TMP/words" "$TMP/random"
+
 echo "test_long_lines.sh: $runs checks, $fails failed"
 [ "$fails" -eq 0 ]
