@@ -122,6 +122,23 @@ def _text(sentence):
     raise TypeError("fenci: the sentence must be str or UTF-8 bytes, not %s" % type(sentence).__name__)
 
 
+_PIECE = 1 << 16  # characters a generator segments at once (then the next line end)
+
+
+def _pieces(text):
+    """(piece, character offset) of text cut at line ends into pieces of about
+    _PIECE characters, so that the generators (cut, tokenize, posseg.cut)
+    hold the tokens of one piece at a time, not of the whole text; a line is
+    never cut, and a line end breaks every word, so the words are those of
+    the whole text."""
+    n, at = len(text), 0
+    while at < n:
+        end = text.find("\n", at + _PIECE) if n - at > _PIECE else -1
+        end = n if end < 0 else end + 1
+        yield text[at:end], at
+        at = end
+
+
 class Tokenizer:
     """jieba.Tokenizer: a model plus user words of its own.
 
@@ -394,7 +411,9 @@ class Tokenizer:
     def cut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
         """A generator of the words of sentence (jieba.cut).  cut_all: every
         lexicon word, overlapping, by position; HMM=False: the lexicon path."""
-        yield from self._words_of(sentence, _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT, HMM)
+        m = _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT
+        for piece, _ in _pieces(_text(sentence)):
+            yield from self._words_of(piece, m, HMM)
 
     def lcut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
         """cut() as a list."""
@@ -406,7 +425,8 @@ class Tokenizer:
 
     def cut_for_search(self, sentence, HMM=True):
         """A generator: the words, each preceded by the lexicon words inside it."""
-        yield from self._words_of(sentence, _fenci.MODE_SEARCH, HMM)
+        for piece, _ in _pieces(_text(sentence)):
+            yield from self._words_of(piece, _fenci.MODE_SEARCH, HMM)
 
     def lcut_for_search(self, sentence, HMM=True):
         return self._words_of(sentence, _fenci.MODE_SEARCH, HMM)
@@ -418,8 +438,9 @@ class Tokenizer:
         if mode not in ("default", "search"):
             raise ValueError("fenci: mode must be 'default' or 'search', not %r" % (mode,))
         m = _fenci.MODE_SEARCH if mode == "search" else _fenci.MODE_DEFAULT
-        for t in self._detail(unicode_sentence, m, HMM):
-            yield (t[0], t[1], t[2])
+        for piece, base in _pieces(unicode_sentence):
+            for t in self._detail(piece, m, HMM):
+                yield (t[0], t[1] + base, t[2] + base)
 
     # ------------------------------------------------------ fenci's own API
     def tokens(self, sentence, mode="default", HMM=True):
@@ -478,13 +499,20 @@ class Tokenizer:
         return list(chain.from_iterable(out)) if flat else out
 
     def _pos(self, sentence, HMM=True):
+        return list(self._pos_iter(sentence, HMM, whole=True))
+
+    def _pos_iter(self, sentence, HMM=True, whole=False):
+        """The pairs of sentence; a piece at a time (_pieces) unless whole
+        (posseg.lcut: one call, so every word has the tagger's context across
+        line ends; a generator's pieces start without it, every _PIECE
+        characters)."""
         from .posseg import pair, flag_of
-        out = []
-        for t in self._detail(_text(sentence), _fenci.MODE_DEFAULT, HMM, pos=True):
-            # a user word keeps the tag it was given, known to the model or not
-            u = self._words.get(t[0]) if t[7] & 4 else None
-            out.append(pair(t[0], u[1] if u and u[1] else flag_of(t)))
-        return out
+        text = _text(sentence)
+        for piece, _ in ([(text, 0)] if whole else _pieces(text)):
+            for t in self._detail(piece, _fenci.MODE_DEFAULT, HMM, pos=True):
+                # a user word keeps the tag it was given, known to the model or not
+                u = self._words.get(t[0]) if t[7] & 4 else None
+                yield pair(t[0], u[1] if u and u[1] else flag_of(t))
 
 
 class _FreqView:

@@ -64,10 +64,10 @@ class POSTokenizer:
         raise AttributeError(name)
 
     def cut(self, sentence, HMM=True, use_paddle=False):
-        yield from self.tokenizer._pos(sentence, HMM)
+        yield from self.tokenizer._pos_iter(sentence, HMM)
 
-    def lcut(self, *args, **kwargs):
-        return list(self.cut(*args, **kwargs))
+    def lcut(self, sentence, HMM=True, use_paddle=False):
+        return self.tokenizer._pos(sentence, HMM)
 
 
 dt = POSTokenizer(_f.dt)
@@ -79,4 +79,4 @@ def cut(sentence, HMM=True, use_paddle=False):
 
 
 def lcut(sentence, HMM=True, use_paddle=False):
-    return list(dt.cut(sentence, HMM))
+    return dt.lcut(sentence, HMM)

@@ -499,3 +499,20 @@ def test_user_word_with_a_tag_the_model_lacks():
     assert "龍貓公車" in t.lcut("我坐龍貓公車。")
     p = pseg.POSTokenizer(t)
     assert ("龍貓公車", "xyz") in [tuple(x) for x in p.cut("我坐龍貓公車。")]
+
+
+def test_generators_stream_in_pieces_with_the_same_words():
+    # more than one piece (fenci._PIECE characters, cut at line ends): the
+    # generators give the words of one call on the whole text, offsets in it
+    text = ("拿破仑在枫丹白露签署了退位诏书。1814年4月6日\n" * 9000) + "最后一行没有换行"
+    assert len(text) > 3 * jieba._PIECE
+    words = jieba.lcut(text)
+    assert list(jieba.cut(text)) == words
+    toks = list(jieba.tokenize(text))
+    assert [w for w, a, b in toks] == words
+    at = 0
+    for w, a, b in toks:
+        assert a == at and text[a:b] == w
+        at = b
+    assert at == len(text)
+    assert [p.word for p in pseg.cut(text)] == [p.word for p in pseg.lcut(text)]
