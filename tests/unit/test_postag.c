@@ -188,7 +188,7 @@ static void test_corrupt(const fenci_model *m) {
         if (fc_chain_view(c, &s2, err, sizeof err) == FENCI_OK) {
           int32_t emit[FC_CHAIN_MAX_LABELS * 4] = {0};
           uint64_t keys[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-          uint32_t koff[5] = {0, 2, 4, 6, 8}, scratch[8];
+          uint32_t koff[5] = {0, 2, 4, 6, 8}, scratch[8 * FC_CHAIN_SCRATCH];
           uint8_t lab[4];
           fc_chain_work w = {0};
           fc_chain_emit_seq(c, keys, koff, 4, emit, scratch);
@@ -204,7 +204,7 @@ static void test_corrupt(const fenci_model *m) {
       for (r = 0; r < 20; r++) {
         int32_t emit[FC_CHAIN_MAX_LABELS * 64];
         uint64_t keys[64 * 4];
-        uint32_t koff[65], scratch[64 * 4], i;
+        uint32_t koff[65], scratch[64 * 4 * FC_CHAIN_SCRATCH], i;
         uint8_t lab[64];
         fc_chain_work w = {0};
         memcpy(al, sec->data, sec->size);
