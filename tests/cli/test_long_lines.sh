@@ -153,9 +153,18 @@ rm -f "$TMP"/out.all.*
 # them: ner's JSON of number-dense text (194 MB for 10 MB), tag --words on
 # one line (134 MB for 10 MB), TextRank with the widest window on random
 # text (1.1 GB for 10 MB)
+# (not under ASan, whose quarantine keeps freed memory: its RSS follows
+# what was ever allocated, not what is held)
+asan=0
+if nm "$BUILD/libfenci.a" 2>/dev/null | grep -q '__asan_'; then asan=1; fi
 under() {
   name=$1 kb=$2
   shift 2
+  if [ "$asan" -eq 1 ]; then
+    "$FENCI" "$@" >/dev/null 2>"$TMP/err" || fail "$name: $(head -3 "$TMP/err")"
+    runs=$((runs + 1))
+    return
+  fi
   runs=$((runs + 1))
   "$MAXRSS" "$TMP/rss.$name" "$FENCI" "$@" >/dev/null 2>"$TMP/err" || { fail "$name: $(head -3 "$TMP/err")"; return; }
   [ "$(cat "$TMP/rss.$name")" -le "$kb" ] || fail "$name: peak RSS $(cat "$TMP/rss.$name") KiB, more than $kb"
