@@ -219,12 +219,19 @@ const uint64_t fc_ner_groups = (1ull << N_C0) | (1ull << N_BP1);
   ((1ull << N_BIAS) | (1ull << N_CLS) | (1ull << N_LB) | (1ull << N_LE) | (1ull << N_LM) |              \
    (1ull << N_LEXALL) | (1ull << N_GB) | (1ull << N_GE) | (1ull << N_GM) | (1ull << N_GALL))
 
+/* The class of character i + d of the n, with the padding classes 30 and
+ * 31 before the first and after the last. */
+static inline uint32_t fc_ner_cls_at(const fc_ner_work *w, size_t n, size_t i, ptrdiff_t d) {
+  ptrdiff_t j = (ptrdiff_t)i + d;
+  return j < 0 ? 30u : (size_t)j >= n ? 31u : (uint32_t)w->cls[j];
+}
+
 size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int which) {
   size_t k = 0;
   /* the templates listed: all (training), or without or only the small ones */
   const uint64_t want = which == FC_NER_KEYS_ALL ? ~0ull : which == FC_NER_KEYS_SMALL ? FC_NER_SMALL : ~FC_NER_SMALL;
 #define C(d) ((ptrdiff_t)i + (d) < 0 ? 0x110001u : (size_t)((ptrdiff_t)i + (d)) >= n ? 0x110002u : w->cp[i + (d)])
-#define CL(d) ((ptrdiff_t)i + (d) < 0 ? 30u : (size_t)((ptrdiff_t)i + (d)) >= n ? 31u : (uint32_t)w->cls[i + (d)])
+#define CL(d) fc_ner_cls_at(w, n, i, (d))
 #define K(t, h) \
   if ((want >> (t)) & 1) keys[k++] = fc_chain_key((t), (h))
   uint64_t cm2 = C(-2), cm1 = C(-1), c0 = C(0), cp1 = C(1), cp2 = C(2);
@@ -289,7 +296,7 @@ typedef struct fc_ner_row {
 /* The values the small templates of character i read (all of them, so
  * that equal values mean equal keys). */
 static void fc_ner_small_values(const fc_ner_work *w, size_t n, size_t i, uint64_t *k0, uint64_t *k1) {
-  uint64_t cm = i > 0 ? w->cls[i - 1] : 30u, cp = i + 1 < n ? w->cls[i + 1] : 31u;
+  uint64_t cm = fc_ner_cls_at(w, n, i, -1), cp = fc_ner_cls_at(w, n, i, 1);
   *k0 = cm | (uint64_t)w->cls[i] << 8 | cp << 16 | (uint64_t)w->lb[i] << 24 | (uint64_t)w->tb[i] << 32 |
         (uint64_t)w->le[i] << 40 | (uint64_t)w->te[i] << 48 | (uint64_t)w->lm[i] << 56;
   *k1 = (uint64_t)w->tm[i] | (uint64_t)w->gb[i] << 8 | (uint64_t)w->gtb[i] << 16 | (uint64_t)w->ge[i] << 24 |

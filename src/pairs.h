@@ -40,6 +40,11 @@ static inline uint32_t fc_pairs_home(uint32_t key, uint32_t bits) {
   return (uint32_t)((key * 0x9E3779B1u) >> (32 - bits));
 }
 
+/* The slot where fc_pairs_find's probe for (c1, c2) starts (to prefetch). */
+static inline const uint8_t *fc_pairs_home_slot(const fc_pairs *p, uint32_t c1, uint32_t c2) {
+  return p->slots + (size_t)fc_pairs_home(fc_pairs_key(c1, c2), p->bits) * 12;
+}
+
 /* Looks up the pair (c1, c2), both in FC_PAIR_LO..FC_PAIR_HI.  Returns 1 when
  * some lexicon word starts with it: *node is the trie node after the pair
  * (FC_PAIR_NONE when no word is longer) and *word the pair's own word index

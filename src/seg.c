@@ -334,11 +334,10 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
         tk->pad = 0;
         tk->tag = 0;
         tk->src = FC_SRC_NONE;
-        if (fused && bare) {
-          /* no lookup: the caller wants neither the tag nor the OOV flag */
-        } else if (fused) {
+        if (fused) {
           uint32_t v;
-          if (s->u[from].kind != FENCI_KIND_SPACE && s->u[from].kind != FENCI_KIND_INVALID &&
+          /* (bare: the caller wants neither the tag nor the OOV flag) */
+          if (!bare && s->u[from].kind != FENCI_KIND_SPACE && s->u[from].kind != FENCI_KIND_INVALID &&
               fc_scan_word(s, m, from, i + 1, &v)) {
             tk->tag = fc_model_tag(m, v);
             tk->src = FC_SRC_LEX;

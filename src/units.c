@@ -482,7 +482,7 @@ FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, con
       if (v->h3) {
         __builtin_prefetch(m->first + 2 * (v->cp - FC_UNK_LO));
         if (v[1].h3 && m->pairs.slots)
-          __builtin_prefetch(m->pairs.slots + (size_t)fc_pairs_home(fc_pairs_key(v->cp, v[1].cp), m->pairs.bits) * 12);
+          __builtin_prefetch(fc_pairs_home_slot(&m->pairs, v->cp, v[1].cp));
       }
     }
     if (u[i].kind == FENCI_KIND_SPACE || u[i].kind == FENCI_KIND_INVALID) {
