@@ -432,8 +432,38 @@ static PyObject *token_str(const char *s, size_t n) {
  * mode (the tokens do not overlap, so len code points are enough). */
 typedef struct prepared {
   uint32_t *cp; /* the tokens' code points, one after another */
-  uint32_t *tk; /* per token: length in characters, largest character */
+  uint32_t *tk; /* per token: length in characters, largest character, word_cache slot */
 } prepared;
+
+/* Words of 2..WORD_CACHE_MAXLEN characters come from a direct-mapped cache
+ * of the str objects made last in each slot (text repeats its words: on
+ * news text most lookups hit), so the GIL-held part of a call compares a
+ * few characters instead of allocating and filling an object, and freeing
+ * the list frees fewer.  The slot is hashed from the code points without
+ * the GIL.  At most WORD_CACHE_SLOTS strs are kept (about 1 MB). */
+#define WORD_CACHE_SLOTS 16384
+#define WORD_CACHE_MAXLEN 8
+static PyObject *word_cache[WORD_CACHE_SLOTS];
+
+static uint32_t word_slot(const uint32_t *cp, uint32_t len) {
+  uint32_t h = 2166136261u, i;
+  for (i = 0; i < len; i++) h = (h ^ cp[i]) * 16777619u;
+  return (h ^ h >> 15) & (WORD_CACHE_SLOTS - 1);
+}
+
+/* The cached str of the len code points cp in slot, or NULL (GIL held). */
+static PyObject *word_cached(uint32_t slot, const uint32_t *cp, uint32_t len) {
+  PyObject *o = word_cache[slot];
+  int kind;
+  const void *d;
+  uint32_t i;
+  if (!o || PyUnicode_GET_LENGTH(o) != (Py_ssize_t)len) return NULL;
+  kind = PyUnicode_KIND(o);
+  d = PyUnicode_DATA(o);
+  for (i = 0; i < len; i++)
+    if (PyUnicode_READ(kind, d, i) != cp[i]) return NULL;
+  return o;
+}
 
 /* Fills p for tv's tokens of text; 0 on success, -1 (nothing to free) when
  * out of memory or the text is not what was promised.  No GIL needed. */
@@ -441,7 +471,7 @@ static int prepare_words(prepared *p, const char *text, size_t len, const tokvec
   const unsigned char *u = (const unsigned char *)text;
   size_t k, o = 0;
   p->cp = PyMem_RawMalloc((len ? len : 1) * sizeof *p->cp);
-  p->tk = PyMem_RawMalloc((tv->n ? tv->n : 1) * 2 * sizeof *p->tk);
+  p->tk = PyMem_RawMalloc((tv->n ? tv->n : 1) * 3 * sizeof *p->tk);
   if (!p->cp || !p->tk) goto fail;
   for (k = 0; k < tv->n; k++) {
     size_t i = tv->v[k].start, e = tv->v[k].end, n0 = o;
@@ -467,8 +497,9 @@ static int prepare_words(prepared *p, const char *text, size_t len, const tokvec
       if (c > mx) mx = c;
       p->cp[o++] = c;
     }
-    p->tk[2 * k] = (uint32_t)(o - n0);
-    p->tk[2 * k + 1] = mx;
+    p->tk[3 * k] = (uint32_t)(o - n0);
+    p->tk[3 * k + 1] = mx;
+    p->tk[3 * k + 2] = o - n0 >= 2 && o - n0 <= WORD_CACHE_MAXLEN ? word_slot(p->cp + n0, (uint32_t)(o - n0)) : 0;
   }
   return 0;
 fail:
@@ -484,7 +515,8 @@ static PyObject *prepared_list(prepared *p, size_t n) {
   const uint32_t *cp = p->cp;
   size_t k;
   for (k = 0; out && k < n; k++) {
-    uint32_t len = p->tk[2 * k], mx = p->tk[2 * k + 1], i;
+    uint32_t len = p->tk[3 * k], mx = p->tk[3 * k + 1], slot = p->tk[3 * k + 2], i;
+    int cache = len >= 2 && len <= WORD_CACHE_MAXLEN;
     PyObject *o;
     if (len == 1 && mx < 0x10000) {
       o = char_cache[mx];
@@ -493,12 +525,17 @@ static PyObject *prepared_list(prepared *p, size_t n) {
         if (o) char_cache[mx] = o; /* the cache's reference, kept for the process */
       }
       Py_XINCREF(o);
+    } else if (cache && (o = word_cached(slot, cp, len)) != NULL) {
+      Py_INCREF(o);
     } else {
       o = PyUnicode_New((Py_ssize_t)len, (Py_UCS4)mx);
       if (o) {
         int kind = PyUnicode_KIND(o);
         void *data = PyUnicode_DATA(o);
         for (i = 0; i < len; i++) PyUnicode_WRITE(kind, data, i, cp[i]);
+        if (cache) { /* the cache's reference replaces the slot's last one */
+          Py_XSETREF(word_cache[slot], Py_NewRef(o));
+        }
       }
     }
     cp += len;
@@ -605,6 +642,46 @@ done:
   return out;
 }
 
+/* The UTF-8 of n characters of a str's data (kind as PyUnicode_KIND), made
+ * without the GIL (a str is immutable and the caller holds a reference)
+ * into a buffer the caller frees: the encoding leaves the GIL-held part of
+ * a call, so threads that cut line by line wait less for each other, and
+ * the str keeps no UTF-8 copy of itself (PyUnicode_AsUTF8AndSize caches
+ * one for the object's life).  Returns the length; -1 when out of memory,
+ * -2 at a surrogate, which is not text (the caller raises as CPython). */
+static Py_ssize_t str_utf8(int kind, const void *data, Py_ssize_t n, char **out) {
+  size_t cap = (size_t)n * (kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4);
+  unsigned char *b = PyMem_RawMalloc(cap ? cap : 1), *o = b;
+  Py_ssize_t i;
+  if (!b) return -1;
+  for (i = 0; i < n; i++) {
+    Py_UCS4 c = kind == PyUnicode_1BYTE_KIND   ? ((const Py_UCS1 *)data)[i]
+                : kind == PyUnicode_2BYTE_KIND ? ((const Py_UCS2 *)data)[i]
+                                               : ((const Py_UCS4 *)data)[i];
+    if (c < 0x80) {
+      *o++ = (unsigned char)c;
+    } else if (c < 0x800) {
+      *o++ = (unsigned char)(0xC0 | c >> 6);
+      *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      if (c >= 0xD800 && c < 0xE000) {
+        PyMem_RawFree(b);
+        return -2;
+      }
+      *o++ = (unsigned char)(0xE0 | c >> 12);
+      *o++ = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+      *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    } else {
+      *o++ = (unsigned char)(0xF0 | c >> 18);
+      *o++ = (unsigned char)(0x80 | (c >> 12 & 0x3F));
+      *o++ = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+      *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    }
+  }
+  *out = (char *)b;
+  return (Py_ssize_t)(o - b);
+}
+
 static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   PyObject *textobj, *out = NULL;
   unsigned opts;
@@ -617,11 +694,27 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   int bad, prep;
   prepared pw = {NULL, NULL};
   size_t i, cpos = 0, bpos = 0;
+  char *enc = NULL; /* a str's UTF-8, made by str_utf8 */
+  int own = 0, kind = 0;
+  const void *data = NULL;
+  Py_ssize_t nch = 0, elen = 0;
   if (!PyArg_ParseTuple(args, "OI|p", &textobj, &opts, &detail)) return NULL;
   if (!detail) opts |= FENCI_OPT_BARE; /* words only: no tag or OOV flag to look up */
   if (PyUnicode_Check(textobj)) {
-    text = PyUnicode_AsUTF8AndSize(textobj, &len);
-    if (!text) return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(textobj) < 0) return NULL;
+#endif
+    if (PyUnicode_IS_ASCII(textobj)) { /* its data is its UTF-8 */
+      text = (const char *)PyUnicode_DATA(textobj);
+      len = PyUnicode_GET_LENGTH(textobj);
+    } else { /* encoded below, without the GIL */
+      own = 1;
+      kind = PyUnicode_KIND(textobj);
+      data = PyUnicode_DATA(textobj);
+      nch = PyUnicode_GET_LENGTH(textobj);
+      text = NULL;
+      len = 0;
+    }
   } else if (PyBytes_Check(textobj)) {
     text = PyBytes_AS_STRING(textobj);
     len = PyBytes_GET_SIZE(textobj);
@@ -631,12 +724,22 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   }
   prep = !detail && (opts & FENCI_MODE_MASK) == FENCI_MODE_DEFAULT && PyUnicode_Check(textobj);
   if (pool_get(self, opts, &p) < 0) return NULL;
-  Py_INCREF(textobj); /* keeps text alive (a str's UTF-8 cache is immutable) */
+  Py_INCREF(textobj); /* keeps text alive (a str's data is immutable) */
   Py_BEGIN_ALLOW_THREADS
-  bad = segment_text(p.t, text, (size_t)len, opts, &tv, &rc);
+  if (own && (elen = str_utf8(kind, data, nch, &enc)) >= 0) {
+    text = enc;
+    len = elen;
+  }
+  bad = elen < 0 || segment_text(p.t, text, (size_t)len, opts, &tv, &rc);
   if (!bad && prep) prep = prepare_words(&pw, text, (size_t)len, &tv) == 0;
   Py_END_ALLOW_THREADS
   pool_put(self, &p);
+  if (elen < 0) {
+    if (elen == -1) PyErr_NoMemory();
+    else (void)PyUnicode_AsUTF8AndSize(textobj, NULL); /* raises CPython's UnicodeEncodeError */
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "fenci: the text is not encodable as UTF-8");
+    goto done;
+  }
   if (bad) {
     PyErr_Format(rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_RuntimeError, "fenci_segment: %s",
                  fenci_rc_str(rc));
@@ -680,6 +783,7 @@ fail:
   Py_CLEAR(out);
 done:
   PyMem_RawFree(tv.v);
+  PyMem_RawFree(enc);
   Py_DECREF(textobj);
   return out;
 }

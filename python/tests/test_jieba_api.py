@@ -481,6 +481,30 @@ def test_character_strings():
     assert a == b == ["中"]
 
 
+def test_str_of_every_kind_and_the_word_cache():
+    # lcut encodes a str itself (without the GIL) and takes repeated words
+    # from a cache: every kind of str gives the words tokenize gives, the
+    # same words in many different texts (slot collisions) stay right, and
+    # a lone surrogate raises CPython's own error without harming later calls
+    import random
+    rnd = random.Random(7)
+    kinds = ["café au lait", "中文分词café", "𠀀字中文", "naïve 数据 ÿ", "abc def"]
+    han = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    texts = kinds + ["".join(rnd.choice(han) for _ in range(rnd.randint(1, 60))) + rnd.choice(kinds)
+                     for _ in range(3000)]
+    for hmm in (True, False):
+        for t in texts:
+            words = jieba.lcut(t, HMM=hmm)
+            assert words == [w for w, _, _ in jieba.tokenize(t, HMM=hmm)]
+            assert "".join(words) == t
+    assert jieba.lcut("中文") == jieba.lcut("中文") and type(jieba.lcut("中文")[0]) is str
+    with pytest.raises(UnicodeEncodeError):
+        jieba.lcut("中\udc80文")
+    with pytest.raises(UnicodeEncodeError):
+        jieba.lcut("中\udc80文", HMM=False)
+    assert jieba.lcut("中文分词") == jieba.lcut("中文分词", HMM=True)
+
+
 def test_set_dictionary_keeps_user_words(tmp_path):
     t = fresh()
     t.add_word("到北")
