@@ -59,6 +59,8 @@ typedef struct fc_segtab {
   int n_blocks;         /* fc_feat_types[type].n_blocks */
   int layout;           /* FC_LAYOUT_* */
   int shift;            /* weight = int8 << shift */
+  uint64_t *filter;     /* pair layout: which keys the table may hold (fc_seg_filter), else NULL */
+  uint32_t filter_mask; /* filter words - 1 */
 } fc_segtab;
 
 struct fc_segmodel {
@@ -145,6 +147,34 @@ static int fc_seg_lat_tables(fc_segmodel *m, const fenci_alloc *a) {
   if ((t = m->t[FC_G_LATM]) != NULL) {
     if (!(m->latmw = fc_malloc(a, FC_MG_N * FC_MG_N * 4 * sizeof *m->latmw))) return -1;
     for (k = 0; k < FC_MG_N * FC_MG_N * 4; k++) m->latmw[k] = (int32_t)(int8_t)t->slots[k] * (1 << t->shift);
+  }
+  return 0;
+}
+
+/* The filter of a pair table: a blocked Bloom filter of its keys (two
+ * bits in one 64-bit word, about ten bits a key), built when the model is
+ * opened.  Nearly half of the pair lookups of real text find no key, and
+ * at the tables' load of 3/4 a miss probes eight slots on average (a hit
+ * 1.3); the filter answers most misses with one read of a table a
+ * hundredth the size, and their slots are not prefetched.  It is exact
+ * for every key present, so the weights found are those of the probe. */
+static inline int fc_seg_filter_has(const fc_segtab *t, uint64_t mix) {
+  uint64_t w = t->filter[mix & t->filter_mask];
+  return (int)((w >> (mix >> 20 & 63)) & (w >> (mix >> 26 & 63)) & 1);
+}
+
+static int fc_seg_filter(fc_segtab *t, const fenci_alloc *a) {
+  uint32_t nw = 64, i;
+  while (nw < t->n_slots / 8 && nw < (1u << 20)) nw <<= 1;
+  t->filter = fc_calloc(a, nw, sizeof *t->filter);
+  if (!t->filter) return -1;
+  t->filter_mask = nw - 1;
+  for (i = 0; i < t->n_slots; i++) {
+    uint32_t key = fc_rd32(t->slots + (size_t)i * t->slot_size);
+    uint64_t mix;
+    if (!key) continue;
+    mix = fc_feat_pairmix(key);
+    t->filter[mix & t->filter_mask] |= 1ull << (mix >> 20 & 63) | 1ull << (mix >> 26 & 63);
   }
   return 0;
 }
@@ -289,6 +319,12 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
     m->fused_latm = m->fused && (mask & FC_FEAT_LATM_MASK) != 0;
     m->uses_lat = (mask & (FC_FEAT_LAT_MASK | FC_FEAT_LATM_MASK)) != 0;
   }
+  for (i = 0; i < n_tabs; i++) {
+    if (m->tab[i].layout == FC_LAYOUT_PAIR && fc_seg_filter(&m->tab[i], a)) {
+      fc_segmodel_free(m, a);
+      return FENCI_NOMEM;
+    }
+  }
   if (fc_seg_lat_tables(m, a)) {
     fc_segmodel_free(m, a);
     return FENCI_NOMEM;
@@ -298,7 +334,9 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
 }
 
 void fc_segmodel_free(fc_segmodel *m, const fenci_alloc *a) {
+  int i;
   if (!m) return;
+  for (i = 0; i < m->n_tabs; i++) fc_free(a, m->tab[i].filter);
   fc_free(a, m->latw);
   fc_free(a, m->latmw);
   fc_free(a, m);
@@ -407,6 +445,7 @@ static const uint8_t *fc_segtab_find(const fc_segtab *t, uint64_t h, uint32_t po
 }
 
 #define FC_SEG_AHEAD 12 /* anchors between a prefetch and its probe */
+#define FC_SEG_ABSENT 0xFFFFFFFFu /* a home slot: the filter says the key is absent */
 
 static const uint8_t fc_seg_zero[4 * FC_FEAT_MAXB + 8]; /* the weights of an absent pair */
 
@@ -422,15 +461,20 @@ static void fc_seg_pairs(const fc_segtab *t, const uint32_t *id, ptrdiff_t lo, p
     const uint8_t *sl;
     uint32_t key, pos, probe;
     for (; pre < hi && pre < j + FC_SEG_AHEAD; pre++) {
-      uint32_t hs = fc_seg_home(fc_feat_pairmix(id[pre + d0] | id[pre + d1] << 16), n_slots);
-      home[pre - lo] = hs;
+      uint64_t mix = fc_feat_pairmix(id[pre + d0] | id[pre + d1] << 16);
+      uint32_t hs = FC_SEG_ABSENT;
+      if (fc_seg_filter_has(t, mix)) {
+        hs = fc_seg_home(mix, n_slots);
 #if defined(__GNUC__)
-      __builtin_prefetch(slots + (size_t)hs * ss);
+        __builtin_prefetch(slots + (size_t)hs * ss);
 #endif
+      }
+      home[pre - lo] = hs;
     }
     key = id[j + d0] | id[j + d1] << 16;
     pos = home[j - lo];
     out[j - lo] = fc_seg_zero + 8;
+    if (pos == FC_SEG_ABSENT) continue;
     for (probe = 0; probe <= t->max_probe; probe++) {
       uint32_t f;
       sl = slots + (size_t)pos * ss;
