@@ -884,9 +884,13 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
   for (k = 0; k < 4; k++)
     sc[k] = (int64_t)start[k] + emis[k] + fc_seg_forcepen(&u[0], k) -
             ((k == FC_TAG_M || k == FC_TAG_E) ? FC_SEG_ILLEGAL : 0);
-  for (i = 1; i < n && !u[i].force && !u[i].brk && u[i].kind != FENCI_KIND_SPACE; i++) {
+  for (i = 1; i < n && !u[i].force && u[i].kind != FENCI_KIND_SPACE; i++) {
   }
-  if (i == n) { /* no constraints: only the legal moves can win */
+  if (i == n) {
+    /* no forced unit: only the legal moves can win, since B and S, never
+     * penalised by the break rule, are legal predecessors of every tag;
+     * a unit under the break rule (a quarter of the units of news text)
+     * takes its penalty on M and E here, as fc_seg_forcepen gives it */
     int64_t tEB = tr[FC_TAG_E * 4 + FC_TAG_B], tSB = tr[FC_TAG_S * 4 + FC_TAG_B];
     int64_t tBM = tr[FC_TAG_B * 4 + FC_TAG_M], tMM = tr[FC_TAG_M * 4 + FC_TAG_M];
     int64_t tBE = tr[FC_TAG_B * 4 + FC_TAG_E], tME = tr[FC_TAG_M * 4 + FC_TAG_E];
@@ -906,6 +910,10 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
       nm = (ym > xm ? ym : xm) + e[1];
       ne = (ye > xe ? ye : xe) + e[2];
       ns = (ys > xs ? ys : xs) + e[3];
+      if (u[i].brk) {
+        nm -= FC_SEG_BREAK;
+        ne -= FC_SEG_BREAK;
+      }
       top = nb > nm ? nb : nm;
       if (ne > top) top = ne;
       if (ns > top) top = ns;
