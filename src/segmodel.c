@@ -82,6 +82,8 @@ struct fc_segmodel {
                          * of lattice tags of the units i-2..i+2 (fc_seg_latwin), 4 per
                          * window, weights shifted; NULL without lat */
   int32_t *latmw;       /* latm: its rows as int32 (4 per row, shifted); NULL without latm */
+  int32_t *w32[FC_G_NTYPES]; /* the fused loop's small dense tables (uni, lex, tlex) as int32,
+                              * shifted: one add a block instead of a widening */
   const uint8_t *cflags; /* SEGL: n_ids one-unit flags */
   fc_tlex tlex;         /* SEGL: strings of 3+ units */
   fc_segtab tab[FC_G_NTYPES];
@@ -142,6 +144,16 @@ static int fc_seg_lat_tables(fc_segmodel *m, const fenci_alloc *a) {
         m->latw[4 * w + k] = ((int32_t)(int8_t)t->slots[r[2] * 12 + k] + (int32_t)(int8_t)t->slots[r[1] * 12 + 4 + k] +
                               (int32_t)(int8_t)t->slots[r[0] * 12 + 8 + k]) *
                              (1 << t->shift);
+    }
+  }
+  if (m->fused) {
+    static const int wide[] = {FC_G_UNI, FC_G_LEX, FC_G_TLEX};
+    for (k = 0; k < 3; k++) {
+      size_t nb, j;
+      if (!(t = m->t[wide[k]])) continue;
+      nb = (size_t)t->n_slots * t->slot_size; /* dense: n_slots rows */
+      if (!(m->w32[wide[k]] = fc_malloc(a, nb * sizeof(int32_t)))) return -1;
+      for (j = 0; j < nb; j++) m->w32[wide[k]][j] = (int32_t)(int8_t)t->slots[j] * (1 << t->shift);
     }
   }
   if ((t = m->t[FC_G_LATM]) != NULL) {
@@ -337,6 +349,7 @@ void fc_segmodel_free(fc_segmodel *m, const fenci_alloc *a) {
   int i;
   if (!m) return;
   for (i = 0; i < m->n_tabs; i++) fc_free(a, m->tab[i].filter);
+  for (i = 0; i < FC_G_NTYPES; i++) fc_free(a, m->w32[i]);
   fc_free(a, m->latw);
   fc_free(a, m->latmw);
   fc_free(a, m);
@@ -589,17 +602,16 @@ typedef int fc_seg_sh;
 FC_SEG_INLINE void fc_seg_fused_loop(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n,
                                      const int lat, const int latm) {
   const uint32_t *id = s->sym + FC_FEAT_PAD;
-  const uint8_t *wu = m->t[FC_G_UNI]->slots, *wlu = m->t[FC_G_LEXU]->slots, *wtu = m->t[FC_G_TLEXU]->slots;
-  const uint8_t *wl = m->t[FC_G_LEX]->slots, *wt = m->t[FC_G_TLEX]->slots, *l2 = s->l2;
+  const int32_t *wu = m->w32[FC_G_UNI], *wl = m->w32[FC_G_LEX], *wt = m->w32[FC_G_TLEX];
+  const uint8_t *wlu = m->t[FC_G_LEXU]->slots, *wtu = m->t[FC_G_TLEXU]->slots, *l2 = s->l2;
   const uint8_t *const *bp = s->bip, *const *sk = s->skp;
   const uint32_t *row = s->row, *row2 = s->row2;
-  const fc_seg_sh su = FC_SH(m->t[FC_G_UNI]), sb = FC_SH(m->t[FC_G_BI]), ss = FC_SH(m->t[FC_G_SKIP]);
+  const fc_seg_sh sb = FC_SH(m->t[FC_G_BI]), ss = FC_SH(m->t[FC_G_SKIP]);
   const fc_seg_sh slu = FC_SH(m->t[FC_G_LEXU]), stu = FC_SH(m->t[FC_G_TLEXU]);
-  const fc_seg_sh sl = FC_SH(m->t[FC_G_LEX]), st = FC_SH(m->t[FC_G_TLEX]);
   int32_t *emis = s->emis;
   const uint8_t *wau = lat ? m->t[FC_G_LATU]->slots : NULL;
   const int32_t *wa = m->latw, *wm = m->latmw;
-  const fc_seg_sh sau = lat ? FC_SH(m->t[FC_G_LATU]) : su;
+  const fc_seg_sh sau = lat ? FC_SH(m->t[FC_G_LATU]) : sb;
   uint32_t win = lat ? fc_seg_latwin0(u, n) : 0;             /* lat: the window of unit i */
   uint32_t mgp = latm && n ? fc_seg_cap(u[0].mg, FC_MG_INF) : 0; /* latm: the margin before unit i */
   size_t i;
@@ -612,11 +624,11 @@ FC_SEG_INLINE void fc_seg_fused_loop(const fc_segmodel *m, fc_segscratch *s, con
     size_t r2 = ((size_t)id[i] * (FC_FEAT_LEXUCAP + 1) + fc_seg_cap(l2[3 * i], FC_FEAT_LEXUCAP)) * (FC_FEAT_LEXUCAP + 1) +
                 fc_seg_cap(l2[3 * i + 1], FC_FEAT_LEXUCAP);
     FC_ACC_ZERO(a);
-    FC_ACC_ADD(a, wu + (size_t)id[i + 2] * 20, su);
-    FC_ACC_ADD(a, wu + (size_t)id[i + 1] * 20 + 4, su);
-    FC_ACC_ADD(a, wu + (size_t)id[i] * 20 + 8, su);
-    FC_ACC_ADD(a, wu + (size_t)id[(ptrdiff_t)i - 1] * 20 + 12, su);
-    FC_ACC_ADD(a, wu + (size_t)id[(ptrdiff_t)i - 2] * 20 + 16, su);
+    FC_ACC_ADD32(a, wu + (size_t)id[i + 2] * 20);
+    FC_ACC_ADD32(a, wu + (size_t)id[i + 1] * 20 + 4);
+    FC_ACC_ADD32(a, wu + (size_t)id[i] * 20 + 8);
+    FC_ACC_ADD32(a, wu + (size_t)id[(ptrdiff_t)i - 1] * 20 + 12);
+    FC_ACC_ADD32(a, wu + (size_t)id[(ptrdiff_t)i - 2] * 20 + 16);
     FC_ACC_ADD(a, bp[i + 3], sb);
     FC_ACC_ADD(a, bp[i + 2] + 4, sb);
     FC_ACC_ADD(a, bp[i + 1] + 8, sb);
@@ -624,12 +636,12 @@ FC_SEG_INLINE void fc_seg_fused_loop(const fc_segmodel *m, fc_segscratch *s, con
     FC_ACC_ADD(a, sk[i], ss);
     FC_ACC_ADD(a, wlu + r1 * 4, slu);
     FC_ACC_ADD(a, wtu + r2 * 4, stu);
-    FC_ACC_ADD(a, wl + (size_t)row[i + 2] * 12, sl);
-    FC_ACC_ADD(a, wl + (size_t)row[i + 1] * 12 + 4, sl);
-    FC_ACC_ADD(a, wl + (size_t)row[i] * 12 + 8, sl);
-    FC_ACC_ADD(a, wt + (size_t)row2[i + 2] * 12, st);
-    FC_ACC_ADD(a, wt + (size_t)row2[i + 1] * 12 + 4, st);
-    FC_ACC_ADD(a, wt + (size_t)row2[i] * 12 + 8, st);
+    FC_ACC_ADD32(a, wl + (size_t)row[i + 2] * 12);
+    FC_ACC_ADD32(a, wl + (size_t)row[i + 1] * 12 + 4);
+    FC_ACC_ADD32(a, wl + (size_t)row[i] * 12 + 8);
+    FC_ACC_ADD32(a, wt + (size_t)row2[i + 2] * 12);
+    FC_ACC_ADD32(a, wt + (size_t)row2[i + 1] * 12 + 4);
+    FC_ACC_ADD32(a, wt + (size_t)row2[i] * 12 + 8);
     if (lat) {
       FC_ACC_ADD32(a, wa + (size_t)win * 4);
       FC_ACC_ADD(a, wau + ((size_t)id[i] * 4 + (u[i].lat & 3u)) * 4, sau);
