@@ -457,24 +457,24 @@ static const uint8_t *fc_segtab_find(const fc_segtab *t, uint64_t h, uint32_t po
   return NULL;
 }
 
-#define FC_SEG_AHEAD 12 /* anchors between a prefetch and its probe */
 #define FC_SEG_ABSENT 0xFFFFFFFFu /* a home slot: the filter says the key is absent */
 
 static const uint8_t fc_seg_zero[4 * FC_FEAT_MAXB + 8]; /* the weights of an absent pair */
 
 /* Weights of the id pairs (id[j+d0], id[j+d1]) of anchors j in [lo, hi) into
- * out[j - lo] (fc_seg_zero when absent), software-pipelined: each home slot
- * is prefetched FC_SEG_AHEAD anchors before it is probed. */
+ * out[j - lo] (fc_seg_zero when absent), FC_SEG_BLOCK anchors at a time:
+ * first every key's filter test, home slot and prefetch, then the probes,
+ * so each block's misses overlap. */
+#define FC_SEG_BLOCK 32
 static void fc_seg_pairs(const fc_segtab *t, const uint32_t *id, ptrdiff_t lo, ptrdiff_t hi, int d0, int d1,
                          uint32_t *home, const uint8_t **out) {
-  ptrdiff_t j, pre = lo;
+  ptrdiff_t b0, j;
   const uint8_t *slots = t->slots;
   uint32_t ss = t->slot_size, n_slots = t->n_slots;
-  for (j = lo; j < hi; j++) {
-    const uint8_t *sl;
-    uint32_t key, pos, probe;
-    for (; pre < hi && pre < j + FC_SEG_AHEAD; pre++) {
-      uint64_t mix = fc_feat_pairmix(id[pre + d0] | id[pre + d1] << 16);
+  for (b0 = lo; b0 < hi; b0 += FC_SEG_BLOCK) {
+    ptrdiff_t b1 = hi - b0 < FC_SEG_BLOCK ? hi : b0 + FC_SEG_BLOCK;
+    for (j = b0; j < b1; j++) {
+      uint64_t mix = fc_feat_pairmix(id[j + d0] | id[j + d1] << 16);
       uint32_t hs = FC_SEG_ABSENT;
       if (fc_seg_filter_has(t, mix)) {
         hs = fc_seg_home(mix, n_slots);
@@ -482,22 +482,22 @@ static void fc_seg_pairs(const fc_segtab *t, const uint32_t *id, ptrdiff_t lo, p
         __builtin_prefetch(slots + (size_t)hs * ss);
 #endif
       }
-      home[pre - lo] = hs;
+      home[j - lo] = hs;
     }
-    key = id[j + d0] | id[j + d1] << 16;
-    pos = home[j - lo];
-    out[j - lo] = fc_seg_zero + 8;
-    if (pos == FC_SEG_ABSENT) continue;
-    for (probe = 0; probe <= t->max_probe; probe++) {
-      uint32_t f;
-      sl = slots + (size_t)pos * ss;
-      f = fc_seg_u32(sl);
-      if (f == key) {
-        out[j - lo] = sl + 8;
-        break;
+    for (j = b0; j < b1; j++) {
+      uint32_t key = id[j + d0] | id[j + d1] << 16, pos = home[j - lo], probe;
+      out[j - lo] = fc_seg_zero + 8;
+      if (pos == FC_SEG_ABSENT) continue;
+      for (probe = 0; probe <= t->max_probe; probe++) {
+        const uint8_t *sl = slots + (size_t)pos * ss;
+        uint32_t f = fc_seg_u32(sl);
+        if (f == key) {
+          out[j - lo] = sl + 8;
+          break;
+        }
+        if (f == 0) break;
+        if (++pos == n_slots) pos = 0;
       }
-      if (f == 0) break;
-      if (++pos == n_slots) pos = 0;
     }
   }
 }
