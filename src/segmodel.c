@@ -26,6 +26,8 @@
  * summing, per unit, the 18 blocks of the base templates and, in a model
  * with them, the lattice ones (lat's three blocks as one precomputed sum,
  * latu, latm; SSE2 when available); then Viterbi. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -59,9 +61,22 @@ typedef struct fc_segtab {
   int n_blocks;         /* fc_feat_types[type].n_blocks */
   int layout;           /* FC_LAYOUT_* */
   int shift;            /* weight = int8 << shift */
-  uint64_t *filter;     /* pair layout: which keys the table may hold (fc_seg_filter), else NULL */
-  uint32_t filter_mask; /* filter words - 1 */
 } fc_segtab;
+
+/* Tables derived from the weights at the first segmentation (fc_seg_derive),
+ * not at open: the lexicon mode, the taggers and `fenci check` never pay
+ * for them.  Built once under the lock, then read without it (the acquire
+ * load of ready pairs with the release store after the build, as in
+ * dict.c's freeze). */
+typedef struct fc_segderived {
+  pthread_mutex_t lock;
+  atomic_int ready;
+  fenci_alloc a;
+  uint64_t *filter[FC_G_NTYPES]; /* pair tables: which keys they may hold (fc_seg_filter) */
+  uint32_t fmask[FC_G_NTYPES];   /* filter words - 1 */
+  int32_t *w32[FC_G_NTYPES];     /* the fused loop's small dense tables (uni, lex, tlex) as
+                                  * int32, shifted: one add a block instead of a widening */
+} fc_segderived;
 
 struct fc_segmodel {
   int32_t trans[16];    /* prev*4 + cur */
@@ -82,8 +97,7 @@ struct fc_segmodel {
                          * of lattice tags of the units i-2..i+2 (fc_seg_latwin), 4 per
                          * window, weights shifted; NULL without lat */
   int32_t *latmw;       /* latm: its rows as int32 (4 per row, shifted); NULL without latm */
-  int32_t *w32[FC_G_NTYPES]; /* the fused loop's small dense tables (uni, lex, tlex) as int32,
-                              * shifted: one add a block instead of a widening */
+  fc_segderived *dv;    /* built at first use */
   const uint8_t *cflags; /* SEGL: n_ids one-unit flags */
   fc_tlex tlex;         /* SEGL: strings of 3+ units */
   fc_segtab tab[FC_G_NTYPES];
@@ -146,16 +160,6 @@ static int fc_seg_lat_tables(fc_segmodel *m, const fenci_alloc *a) {
                              (1 << t->shift);
     }
   }
-  if (m->fused) {
-    static const int wide[] = {FC_G_UNI, FC_G_LEX, FC_G_TLEX};
-    for (k = 0; k < 3; k++) {
-      size_t nb, j;
-      if (!(t = m->t[wide[k]])) continue;
-      nb = (size_t)t->n_slots * t->slot_size; /* dense: n_slots rows */
-      if (!(m->w32[wide[k]] = fc_malloc(a, nb * sizeof(int32_t)))) return -1;
-      for (j = 0; j < nb; j++) m->w32[wide[k]][j] = (int32_t)(int8_t)t->slots[j] * (1 << t->shift);
-    }
-  }
   if ((t = m->t[FC_G_LATM]) != NULL) {
     if (!(m->latmw = fc_malloc(a, FC_MG_N * FC_MG_N * 4 * sizeof *m->latmw))) return -1;
     for (k = 0; k < FC_MG_N * FC_MG_N * 4; k++) m->latmw[k] = (int32_t)(int8_t)t->slots[k] * (1 << t->shift);
@@ -164,31 +168,67 @@ static int fc_seg_lat_tables(fc_segmodel *m, const fenci_alloc *a) {
 }
 
 /* The filter of a pair table: a blocked Bloom filter of its keys (two
- * bits in one 64-bit word, about ten bits a key), built when the model is
- * opened.  Nearly half of the pair lookups of real text find no key, and
- * at the tables' load of 3/4 a miss probes eight slots on average (a hit
- * 1.3); the filter answers most misses with one read of a table a
- * hundredth the size, and their slots are not prefetched.  It is exact
- * for every key present, so the weights found are those of the probe. */
-static inline int fc_seg_filter_has(const fc_segtab *t, uint64_t mix) {
-  uint64_t w = t->filter[mix & t->filter_mask];
+ * bits in one 64-bit word, about ten bits a key).  Nearly half of the pair
+ * lookups of real text find no key, and at the tables' load of 3/4 a miss
+ * probes eight slots on average (a hit 1.3); the filter answers most misses
+ * with one read of a table a hundredth the size, and their slots are not
+ * prefetched.  It is exact for every key present, so the weights found are
+ * those of the probe. */
+static inline int fc_seg_filter_has(const uint64_t *filter, uint32_t fmask, uint64_t mix) {
+  uint64_t w = filter[mix & fmask];
   return (int)((w >> (mix >> 20 & 63)) & (w >> (mix >> 26 & 63)) & 1);
 }
 
-static int fc_seg_filter(fc_segtab *t, const fenci_alloc *a) {
+static int fc_seg_filter(fc_segderived *d, const fc_segtab *t) {
   uint32_t nw = 64, i;
+  uint64_t *f;
   while (nw < t->n_slots / 8 && nw < (1u << 20)) nw <<= 1;
-  t->filter = fc_calloc(a, nw, sizeof *t->filter);
-  if (!t->filter) return -1;
-  t->filter_mask = nw - 1;
+  if (!(f = fc_calloc(&d->a, nw, sizeof *f))) return -1;
   for (i = 0; i < t->n_slots; i++) {
     uint32_t key = fc_rd32(t->slots + (size_t)i * t->slot_size);
     uint64_t mix;
     if (!key) continue;
     mix = fc_feat_pairmix(key);
-    t->filter[mix & t->filter_mask] |= 1ull << (mix >> 20 & 63) | 1ull << (mix >> 26 & 63);
+    f[mix & (nw - 1)] |= 1ull << (mix >> 20 & 63) | 1ull << (mix >> 26 & 63);
   }
+  d->filter[t->type] = f;
+  d->fmask[t->type] = nw - 1;
   return 0;
+}
+
+static void fc_seg_derived_clear(fc_segderived *d) {
+  int i;
+  for (i = 0; i < FC_G_NTYPES; i++) {
+    fc_free(&d->a, d->filter[i]);
+    fc_free(&d->a, d->w32[i]);
+    d->filter[i] = NULL;
+    d->w32[i] = NULL;
+  }
+}
+
+/* Builds m's derived tables if no call has yet; FENCI_NOMEM leaves none. */
+static fenci_rc fc_seg_derive(const fc_segmodel *m) {
+  fc_segderived *d = m->dv;
+  int i, bad = 0;
+  if (atomic_load_explicit(&d->ready, memory_order_acquire)) return FENCI_OK;
+  if (pthread_mutex_lock(&d->lock) != 0) return FENCI_NOMEM;
+  if (!atomic_load_explicit(&d->ready, memory_order_relaxed)) {
+    for (i = 0; !bad && i < m->n_tabs; i++)
+      if (m->tab[i].layout == FC_LAYOUT_PAIR) bad = fc_seg_filter(d, &m->tab[i]);
+    if (m->fused) {
+      static const int wide[] = {FC_G_UNI, FC_G_LEX, FC_G_TLEX};
+      for (i = 0; !bad && i < 3; i++) {
+        const fc_segtab *t = m->t[wide[i]];
+        size_t nb = (size_t)t->n_slots * t->slot_size, j; /* dense: n_slots rows */
+        if (!(d->w32[wide[i]] = fc_malloc(&d->a, nb * sizeof(int32_t)))) bad = 1;
+        for (j = 0; !bad && j < nb; j++) d->w32[wide[i]][j] = (int32_t)(int8_t)t->slots[j] * (1 << t->shift);
+      }
+    }
+    if (bad) fc_seg_derived_clear(d);
+    else atomic_store_explicit(&d->ready, 1, memory_order_release);
+  }
+  pthread_mutex_unlock(&d->lock);
+  return bad ? FENCI_NOMEM : FENCI_OK;
 }
 
 static const char *fc_seg_symmap(fc_segmodel *m, const fc_section *w, uint32_t off, uint32_t n_ext) {
@@ -331,12 +371,14 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
     m->fused_latm = m->fused && (mask & FC_FEAT_LATM_MASK) != 0;
     m->uses_lat = (mask & (FC_FEAT_LAT_MASK | FC_FEAT_LATM_MASK)) != 0;
   }
-  for (i = 0; i < n_tabs; i++) {
-    if (m->tab[i].layout == FC_LAYOUT_PAIR && fc_seg_filter(&m->tab[i], a)) {
-      fc_segmodel_free(m, a);
-      return FENCI_NOMEM;
-    }
+  if (!(m->dv = fc_calloc(a, 1, sizeof *m->dv)) || pthread_mutex_init(&m->dv->lock, NULL) != 0) {
+    fc_free(a, m->dv);
+    m->dv = NULL;
+    fc_segmodel_free(m, a);
+    return FENCI_NOMEM;
   }
+  m->dv->a = fc_alloc_resolve(a);
+  atomic_init(&m->dv->ready, 0);
   if (fc_seg_lat_tables(m, a)) {
     fc_segmodel_free(m, a);
     return FENCI_NOMEM;
@@ -346,10 +388,12 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
 }
 
 void fc_segmodel_free(fc_segmodel *m, const fenci_alloc *a) {
-  int i;
   if (!m) return;
-  for (i = 0; i < m->n_tabs; i++) fc_free(a, m->tab[i].filter);
-  for (i = 0; i < FC_G_NTYPES; i++) fc_free(a, m->w32[i]);
+  if (m->dv) {
+    fc_seg_derived_clear(m->dv);
+    pthread_mutex_destroy(&m->dv->lock);
+    fc_free(a, m->dv);
+  }
   fc_free(a, m->latw);
   fc_free(a, m->latmw);
   fc_free(a, m);
@@ -466,8 +510,10 @@ static const uint8_t fc_seg_zero[4 * FC_FEAT_MAXB + 8]; /* the weights of an abs
  * first every key's filter test, home slot and prefetch, then the probes,
  * so each block's misses overlap. */
 #define FC_SEG_BLOCK 32
-static void fc_seg_pairs(const fc_segtab *t, const uint32_t *id, ptrdiff_t lo, ptrdiff_t hi, int d0, int d1,
-                         uint32_t *home, const uint8_t **out) {
+static void fc_seg_pairs(const fc_segtab *t, const fc_segderived *dv, const uint32_t *id, ptrdiff_t lo, ptrdiff_t hi,
+                         int d0, int d1, uint32_t *home, const uint8_t **out) {
+  const uint64_t *filter = dv->filter[t->type];
+  const uint32_t fmask = dv->fmask[t->type];
   ptrdiff_t b0, j;
   const uint8_t *slots = t->slots;
   uint32_t ss = t->slot_size, n_slots = t->n_slots;
@@ -476,7 +522,7 @@ static void fc_seg_pairs(const fc_segtab *t, const uint32_t *id, ptrdiff_t lo, p
     for (j = b0; j < b1; j++) {
       uint64_t mix = fc_feat_pairmix(id[j + d0] | id[j + d1] << 16);
       uint32_t hs = FC_SEG_ABSENT;
-      if (fc_seg_filter_has(t, mix)) {
+      if (fc_seg_filter_has(filter, fmask, mix)) {
         hs = fc_seg_home(mix, n_slots);
 #if defined(__GNUC__)
         __builtin_prefetch(slots + (size_t)hs * ss);
@@ -602,7 +648,7 @@ typedef int fc_seg_sh;
 FC_SEG_INLINE void fc_seg_fused_loop(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n,
                                      const int lat, const int latm) {
   const uint32_t *id = s->sym + FC_FEAT_PAD;
-  const int32_t *wu = m->w32[FC_G_UNI], *wl = m->w32[FC_G_LEX], *wt = m->w32[FC_G_TLEX];
+  const int32_t *wu = m->dv->w32[FC_G_UNI], *wl = m->dv->w32[FC_G_LEX], *wt = m->dv->w32[FC_G_TLEX];
   const uint8_t *wlu = m->t[FC_G_LEXU]->slots, *wtu = m->t[FC_G_TLEXU]->slots, *l2 = s->l2;
   const uint8_t *const *bp = s->bip, *const *sk = s->skp;
   const uint32_t *row = s->row, *row2 = s->row2;
@@ -695,9 +741,9 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
   fc_feat_symbols(&m->sm, u, n, s->sym, m->need_cls ? s->cls : NULL);
   memset(emis, 0, n * 4 * sizeof *emis);
   /* bigrams (id[j], id[j+1]) at anchors j = -2 .. n: bip[j + 2] */
-  if ((t = m->t[FC_G_BI]) != NULL) fc_seg_pairs(t, id, -2, (ptrdiff_t)n + 1, 0, 1, s->home, s->bip);
+  if ((t = m->t[FC_G_BI]) != NULL) fc_seg_pairs(t, m->dv, id, -2, (ptrdiff_t)n + 1, 0, 1, s->home, s->bip);
   /* skip bigrams (id[j-1], id[j+1]) at anchors j = 0 .. n-1: skp[j] */
-  if ((t = m->t[FC_G_SKIP]) != NULL) fc_seg_pairs(t, id, 0, (ptrdiff_t)n, -1, 1, s->home, s->skp);
+  if ((t = m->t[FC_G_SKIP]) != NULL) fc_seg_pairs(t, m->dv, id, 0, (ptrdiff_t)n, -1, 1, s->home, s->skp);
   /* the training-word lexicon: one-unit words from the id flags, two-unit
    * words from the bigram slots, longer ones from the SEGL table */
   if (m->has_tlex) {
@@ -847,6 +893,7 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
 fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
   size_t i = 0, j, longest = 0;
   if (n == 0) return FENCI_OK;
+  if (fc_seg_derive(m) != FENCI_OK) return FENCI_NOMEM;
   /* whitespace units separate independent runs */
   for (i = 0; i < n; i = j + 1) {
     for (j = i; j < n && u[j].kind != FENCI_KIND_SPACE; j++) {

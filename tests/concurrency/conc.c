@@ -5,6 +5,8 @@
  * dictionary that is not frozen yet, all at once; the dict must be built
  * once (its allocations counted against a single-threaded build), nothing
  * may leak and every thread must segment as the single-threaded reference.
+ * Then the first use race: a model just opened, whose derived tables are
+ * built by the first segmentation, segmented by 8 threads at once.
  * Built normally by make check and under ThreadSanitizer by `make tsan`.
  *
  * usage: conc [-r ROUNDS] MODEL.fenci... */
@@ -278,12 +280,77 @@ static int cc_first_attach(const fenci_model *m, const char *text, size_t len, i
   return errors + r.errors;
 }
 
+/* The first use race: rounds times, the model at path is opened afresh and
+ * 8 threads each segment text with it at once (the first call builds the
+ * trained segmenter's derived tables); all must give ref. */
+typedef struct cc_first {
+  const fenci_model *m;
+  const char *text;
+  size_t len;
+  cc_digest ref;
+  pthread_barrier_t go;
+  pthread_mutex_t mu;
+  int errors;
+} cc_first;
+
+static void *cc_first_worker(void *arg) {
+  cc_first *r = arg;
+  fenci_tagger *t = NULL;
+  cc_digest dg;
+  int bad;
+  if (fenci_tagger_new(&t, r->m, FENCI_MODE_DEFAULT) != FENCI_OK) t = NULL;
+  pthread_barrier_wait(&r->go);
+  bad = !t || cc_run(t, r->text, r->len, &dg) != 0 || dg.h != r->ref.h || dg.n != r->ref.n;
+  fenci_tagger_free(t);
+  if (bad) {
+    pthread_mutex_lock(&r->mu);
+    r->errors++;
+    pthread_mutex_unlock(&r->mu);
+  }
+  return NULL;
+}
+
+static int cc_first_use(const char *path, const char *text, size_t len, const cc_digest *ref, int rounds) {
+  cc_first r;
+  int round, errors = 0;
+  memset(&r, 0, sizeof r);
+  r.text = text;
+  r.len = len;
+  r.ref = *ref;
+  pthread_mutex_init(&r.mu, NULL);
+  for (round = 0; round < rounds; round++) {
+    pthread_t th[CC_THREADS];
+    fenci_model *m = NULL;
+    char err[256];
+    int i, started = 0;
+    if (fenci_model_open(&m, path, NULL, err, sizeof err) != FENCI_OK) {
+      fprintf(stderr, "FAIL: %s\n", err);
+      return 1;
+    }
+    r.m = m;
+    pthread_barrier_init(&r.go, NULL, CC_THREADS);
+    for (i = 0; i < CC_THREADS; i++)
+      if (pthread_create(&th[i], NULL, cc_first_worker, &r) == 0) started++;
+    if (started < CC_THREADS) {
+      fprintf(stderr, "FAIL: pthread_create\n"); /* the started threads wait at the barrier forever */
+      return 1;
+    }
+    for (i = 0; i < CC_THREADS; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&r.go);
+    fenci_model_free(m);
+  }
+  if (r.errors) fprintf(stderr, "FAIL: first use race: %d threads failed or segmented differently\n", r.errors);
+  errors += r.errors;
+  pthread_mutex_destroy(&r.mu);
+  return errors;
+}
+
 static int cc_model(const char *path, int rounds) {
   cc_shared s;
   cc_thread th[CC_THREADS];
   fenci_model *m = NULL;
   char err[256];
-  int k, i, errors = 0;
+  int k, i, e, errors = 0;
   memset(&s, 0, sizeof s);
   if (fenci_model_open(&m, path, NULL, err, sizeof err) != FENCI_OK) {
     fprintf(stderr, "FAIL: %s\n", err);
@@ -334,9 +401,20 @@ static int cc_model(const char *path, int rounds) {
          fenci_model_has_weights(m) ? "trained" : "lexicon", CC_THREADS, rounds, CC_TEXTS,
          errors ? "MISMATCH" : "all equal to single-threaded");
   {
-    int race_rounds = rounds >= 20 ? 3 : 1, e = cc_first_attach(m, s.text[1], s.len[1], race_rounds);
+    int race_rounds = rounds >= 20 ? 3 : 1;
+    e = cc_first_attach(m, s.text[1], s.len[1], race_rounds);
     printf("  %s: %d threads attach one unfrozen dict at once, %d round(s): %s\n", path, CC_THREADS, race_rounds,
            e ? "FAILED" : "built once, no leak, all equal");
+    errors += e;
+  }
+  {
+    int first_rounds = rounds >= 20 ? 4 : 1;
+    cc_digest ref;
+    ref.h = s.ref[1][0];
+    ref.n = s.ntok[1][0];
+    e = cc_first_use(path, s.text[1], s.len[1], &ref, first_rounds);
+    printf("  %s: %d threads segment with a model just opened, %d round(s): %s\n", path, CC_THREADS, first_rounds,
+           e ? "FAILED" : "all equal");
     errors += e;
   }
   for (k = 0; k < CC_TEXTS; k++) free(s.text[k]);
