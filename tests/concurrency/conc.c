@@ -197,8 +197,9 @@ static void *cc_race_worker(void *arg) {
   int bad;
   if (fenci_tagger_new(&t, r->m, FENCI_MODE_DEFAULT) != FENCI_OK) t = NULL;
   pthread_barrier_wait(&r->go);
-  /* all threads at once: the first attach builds the dict */
-  bad = !t || fenci_tagger_set_dict(t, r->d) != FENCI_OK || cc_run(t, r->text, r->len, &dg) != 0 ||
+  /* all threads at once: the first attach builds the dict; without one, the
+   * first segmentation builds the model's derived tables */
+  bad = !t || (r->d && fenci_tagger_set_dict(t, r->d) != FENCI_OK) || cc_run(t, r->text, r->len, &dg) != 0 ||
         dg.h != r->ref.h || dg.n != r->ref.n;
   fenci_tagger_free(t);
   if (bad) {
@@ -207,6 +208,21 @@ static void *cc_race_worker(void *arg) {
     pthread_mutex_unlock(&r->mu);
   }
   return NULL;
+}
+
+/* One round of a race: CC_THREADS threads run cc_race_worker at once. */
+static void cc_race_round(cc_race *r) {
+  pthread_t th[CC_THREADS];
+  int i, started = 0;
+  pthread_barrier_init(&r->go, NULL, CC_THREADS);
+  for (i = 0; i < CC_THREADS; i++)
+    if (pthread_create(&th[i], NULL, cc_race_worker, r) == 0) started++;
+  if (started < CC_THREADS) {
+    fprintf(stderr, "FAIL: pthread_create\n"); /* the started threads wait at the barrier forever */
+    exit(1);
+  }
+  for (i = 0; i < CC_THREADS; i++) pthread_join(th[i], NULL);
+  pthread_barrier_destroy(&r->go);
 }
 
 static int cc_first_attach(const fenci_model *m, const char *text, size_t len, int rounds) {
@@ -245,23 +261,13 @@ static int cc_first_attach(const fenci_model *m, const char *text, size_t len, i
   fenci_tagger_free(t);
   fenci_dict_free(d);
   for (round = 0; round < rounds; round++) {
-    pthread_t th[CC_THREADS];
-    int i, started = 0;
     r.d = cc_race_dict(m, &a);
     if (!r.d) {
       fprintf(stderr, "FAIL: race dict\n");
       return 1;
     }
-    pthread_barrier_init(&r.go, NULL, CC_THREADS);
     allocs = cnt.allocs;
-    for (i = 0; i < CC_THREADS; i++)
-      if (pthread_create(&th[i], NULL, cc_race_worker, &r) == 0) started++;
-    if (started < CC_THREADS) {
-      fprintf(stderr, "FAIL: pthread_create\n"); /* the started threads wait at the barrier forever */
-      return 1;
-    }
-    for (i = 0; i < CC_THREADS; i++) pthread_join(th[i], NULL);
-    pthread_barrier_destroy(&r.go);
+    cc_race_round(&r);
     if (cnt.allocs - allocs != one_build) {
       fprintf(stderr, "FAIL: first attach race: %ld allocations, one build makes %ld (built more than once?)\n",
               cnt.allocs - allocs, one_build);
@@ -283,64 +289,27 @@ static int cc_first_attach(const fenci_model *m, const char *text, size_t len, i
 /* The first use race: rounds times, the model at path is opened afresh and
  * 8 threads each segment text with it at once (the first call builds the
  * trained segmenter's derived tables); all must give ref. */
-typedef struct cc_first {
-  const fenci_model *m;
-  const char *text;
-  size_t len;
-  cc_digest ref;
-  pthread_barrier_t go;
-  pthread_mutex_t mu;
-  int errors;
-} cc_first;
-
-static void *cc_first_worker(void *arg) {
-  cc_first *r = arg;
-  fenci_tagger *t = NULL;
-  cc_digest dg;
-  int bad;
-  if (fenci_tagger_new(&t, r->m, FENCI_MODE_DEFAULT) != FENCI_OK) t = NULL;
-  pthread_barrier_wait(&r->go);
-  bad = !t || cc_run(t, r->text, r->len, &dg) != 0 || dg.h != r->ref.h || dg.n != r->ref.n;
-  fenci_tagger_free(t);
-  if (bad) {
-    pthread_mutex_lock(&r->mu);
-    r->errors++;
-    pthread_mutex_unlock(&r->mu);
-  }
-  return NULL;
-}
-
 static int cc_first_use(const char *path, const char *text, size_t len, const cc_digest *ref, int rounds) {
-  cc_first r;
-  int round, errors = 0;
+  cc_race r;
+  int round, errors;
   memset(&r, 0, sizeof r);
   r.text = text;
   r.len = len;
   r.ref = *ref;
   pthread_mutex_init(&r.mu, NULL);
   for (round = 0; round < rounds; round++) {
-    pthread_t th[CC_THREADS];
     fenci_model *m = NULL;
     char err[256];
-    int i, started = 0;
     if (fenci_model_open(&m, path, NULL, err, sizeof err) != FENCI_OK) {
       fprintf(stderr, "FAIL: %s\n", err);
       return 1;
     }
     r.m = m;
-    pthread_barrier_init(&r.go, NULL, CC_THREADS);
-    for (i = 0; i < CC_THREADS; i++)
-      if (pthread_create(&th[i], NULL, cc_first_worker, &r) == 0) started++;
-    if (started < CC_THREADS) {
-      fprintf(stderr, "FAIL: pthread_create\n"); /* the started threads wait at the barrier forever */
-      return 1;
-    }
-    for (i = 0; i < CC_THREADS; i++) pthread_join(th[i], NULL);
-    pthread_barrier_destroy(&r.go);
+    cc_race_round(&r);
     fenci_model_free(m);
   }
   if (r.errors) fprintf(stderr, "FAIL: first use race: %d threads failed or segmented differently\n", r.errors);
-  errors += r.errors;
+  errors = r.errors;
   pthread_mutex_destroy(&r.mu);
   return errors;
 }
