@@ -445,11 +445,9 @@ typedef struct prepared {
 #define WORD_CACHE_MAXLEN 8
 static PyObject *word_cache[WORD_CACHE_SLOTS];
 
-static uint32_t word_slot(const uint32_t *cp, uint32_t len) {
-  uint32_t h = 2166136261u, i;
-  for (i = 0; i < len; i++) h = (h ^ cp[i]) * 16777619u;
-  return (h ^ h >> 15) & (WORD_CACHE_SLOTS - 1);
-}
+#define WORD_HASH0 2166136261u /* FNV-1a over the code points */
+static inline uint32_t word_hash_step(uint32_t h, uint32_t c) { return (h ^ c) * 16777619u; }
+static inline uint32_t word_slot(uint32_t h) { return (h ^ h >> 15) & (WORD_CACHE_SLOTS - 1); }
 
 /* The cached str of the len code points cp in slot, or NULL (GIL held). */
 static PyObject *word_cached(uint32_t slot, const uint32_t *cp, uint32_t len) {
@@ -475,31 +473,34 @@ static int prepare_words(prepared *p, const char *text, size_t len, const tokvec
   if (!p->cp || !p->tk) goto fail;
   for (k = 0; k < tv->n; k++) {
     size_t i = tv->v[k].start, e = tv->v[k].end, n0 = o;
-    uint32_t mx = 0, c;
-    if (e > len || e - i > len - o) goto fail;
+    uint32_t mx = 0, c, h = WORD_HASH0;
+    if (e > len || i > e) goto fail;
+    /* the UTF-8 of a str is valid and tokens end at character ends, so the
+     * lead byte gives the length; a token that does not end where its last
+     * sequence does is no such text */
     while (i < e) {
       unsigned b = u[i];
-      if (b < 0x80) {
-        c = b;
-        i += 1;
-      } else if (b < 0xE0 && i + 1 < e) {
-        c = (b & 0x1Fu) << 6 | (u[i + 1] & 0x3Fu);
-        i += 2;
-      } else if (b < 0xF0 && i + 2 < e) {
+      if (b >= 0xE0 && b < 0xF0) { /* most Chinese text */
         c = (b & 0x0Fu) << 12 | (u[i + 1] & 0x3Fu) << 6 | (u[i + 2] & 0x3Fu);
         i += 3;
-      } else if (i + 3 < e) {
+      } else if (b < 0x80) {
+        c = b;
+        i += 1;
+      } else if (b < 0xE0) {
+        c = (b & 0x1Fu) << 6 | (u[i + 1] & 0x3Fu);
+        i += 2;
+      } else {
         c = (b & 0x07u) << 18 | (u[i + 1] & 0x3Fu) << 12 | (u[i + 2] & 0x3Fu) << 6 | (u[i + 3] & 0x3Fu);
         i += 4;
-      } else {
-        goto fail; /* a sequence cut by the token's end: not a str's UTF-8 */
       }
       if (c > mx) mx = c;
+      h = word_hash_step(h, c);
       p->cp[o++] = c;
     }
+    if (i != e) goto fail;
     p->tk[3 * k] = (uint32_t)(o - n0);
     p->tk[3 * k + 1] = mx;
-    p->tk[3 * k + 2] = o - n0 >= 2 && o - n0 <= WORD_CACHE_MAXLEN ? word_slot(p->cp + n0, (uint32_t)(o - n0)) : 0;
+    p->tk[3 * k + 2] = word_slot(h);
   }
   return 0;
 fail:
@@ -654,32 +655,49 @@ static Py_ssize_t str_utf8(int kind, const void *data, Py_ssize_t n, char **out)
   unsigned char *b = PyMem_RawMalloc(cap ? cap : 1), *o = b;
   Py_ssize_t i;
   if (!b) return -1;
-  for (i = 0; i < n; i++) {
-    Py_UCS4 c = kind == PyUnicode_1BYTE_KIND   ? ((const Py_UCS1 *)data)[i]
-                : kind == PyUnicode_2BYTE_KIND ? ((const Py_UCS2 *)data)[i]
-                                               : ((const Py_UCS4 *)data)[i];
-    if (c < 0x80) {
-      *o++ = (unsigned char)c;
-    } else if (c < 0x800) {
-      *o++ = (unsigned char)(0xC0 | c >> 6);
-      *o++ = (unsigned char)(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      if (c >= 0xD800 && c < 0xE000) {
-        PyMem_RawFree(b);
-        return -2;
-      }
-      *o++ = (unsigned char)(0xE0 | c >> 12);
-      *o++ = (unsigned char)(0x80 | (c >> 6 & 0x3F));
-      *o++ = (unsigned char)(0x80 | (c & 0x3F));
-    } else {
-      *o++ = (unsigned char)(0xF0 | c >> 18);
-      *o++ = (unsigned char)(0x80 | (c >> 12 & 0x3F));
-      *o++ = (unsigned char)(0x80 | (c >> 6 & 0x3F));
-      *o++ = (unsigned char)(0x80 | (c & 0x3F));
+#define STR_UTF8_PUT(c)                                     \
+  if (c < 0x80) {                                           \
+    *o++ = (unsigned char)c;                                \
+  } else if (c < 0x800) {                                   \
+    *o++ = (unsigned char)(0xC0 | c >> 6);                  \
+    *o++ = (unsigned char)(0x80 | (c & 0x3F));              \
+  } else if (c < 0x10000) {                                 \
+    if (c >= 0xD800 && c < 0xE000) goto surrogate;          \
+    *o++ = (unsigned char)(0xE0 | c >> 12);                 \
+    *o++ = (unsigned char)(0x80 | (c >> 6 & 0x3F));         \
+    *o++ = (unsigned char)(0x80 | (c & 0x3F));              \
+  } else {                                                  \
+    *o++ = (unsigned char)(0xF0 | c >> 18);                 \
+    *o++ = (unsigned char)(0x80 | (c >> 12 & 0x3F));        \
+    *o++ = (unsigned char)(0x80 | (c >> 6 & 0x3F));         \
+    *o++ = (unsigned char)(0x80 | (c & 0x3F));              \
+  }
+  /* one loop per kind: the kind is not looked at per character */
+  if (kind == PyUnicode_1BYTE_KIND) {
+    const Py_UCS1 *d = data;
+    for (i = 0; i < n; i++) {
+      Py_UCS4 c = d[i];
+      STR_UTF8_PUT(c)
+    }
+  } else if (kind == PyUnicode_2BYTE_KIND) {
+    const Py_UCS2 *d = data;
+    for (i = 0; i < n; i++) {
+      Py_UCS4 c = d[i];
+      STR_UTF8_PUT(c)
+    }
+  } else {
+    const Py_UCS4 *d = data;
+    for (i = 0; i < n; i++) {
+      Py_UCS4 c = d[i];
+      STR_UTF8_PUT(c)
     }
   }
+#undef STR_UTF8_PUT
   *out = (char *)b;
   return (Py_ssize_t)(o - b);
+surrogate:
+  PyMem_RawFree(b);
+  return -2;
 }
 
 static PyObject *Seg_cut(SegObject *self, PyObject *args) {
