@@ -123,6 +123,8 @@ def _text(sentence):
 
 
 _PIECE = 1 << 16  # characters a generator segments at once (then the next line end)
+# the library's whitespace (src/chars.c, fc_is_space): a run of it is one token
+_SPACE_RUN = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*")
 
 
 def _pieces(text):
@@ -130,11 +132,12 @@ def _pieces(text):
     _PIECE characters, so that the generators (cut, tokenize, posseg.cut)
     hold the tokens of one piece at a time, not of the whole text; a line is
     never cut, and a line end breaks every word, so the words are those of
-    the whole text."""
+    the whole text.  A cut goes past the whitespace after the line end too,
+    which the library makes one token with it."""
     n, at = len(text), 0
     while at < n:
         end = text.find("\n", at + _PIECE) if n - at > _PIECE else -1
-        end = n if end < 0 else end + 1
+        end = n if end < 0 else _SPACE_RUN.match(text, end).end()
         yield text[at:end], at
         at = end
 

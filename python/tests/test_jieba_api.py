@@ -540,3 +540,12 @@ def test_generators_stream_in_pieces_with_the_same_words():
         at = b
     assert at == len(text)
     assert [p.word for p in pseg.cut(text)] == [p.word for p in pseg.lcut(text)]
+    # a run of whitespace is one token: a piece never ends inside one, even
+    # where the line end it is cut at is followed by more (blank lines,
+    # U+3000, a zero-width space, CR LF)
+    for ws in ("\n\n\n", "\n \u3000\t", "\n\u200b\n", "\n\r\n", "\n" * 5000):
+        text = "中文" * (jieba._PIECE // 2) + ws + "分词" * 10 + "\n" + "中文" * (jieba._PIECE // 2) + ws
+        words = jieba.lcut(text)
+        assert [w for w, a, b in jieba.tokenize(text)] == words
+        assert list(jieba.cut(text)) == words
+        assert [p.word for p in pseg.cut(text)] == [p.word for p in pseg.lcut(text)]

@@ -245,6 +245,37 @@ static fenci_rc op_open(void *ctx) {
   return rc;
 }
 
+/* A model just opened, segmented once: the first segmentation with a
+ * trained model builds its derived tables (src/segmodel.c, fc_seg_derive),
+ * which a failure must leave unbuilt and the model usable. */
+static fenci_rc op_open_first_segment(void *ctx) {
+  ft_ctx *c = ctx;
+  fenci_model *m = NULL;
+  fenci_tagger *t = NULL;
+  char err[200];
+  fenci_rc rc = fenci_model_open(&m, c->path, &ft_a, err, sizeof err);
+  if (rc == FENCI_OK) rc = fenci_tagger_new(&t, m, FENCI_MODE_DEFAULT);
+  if (rc == FENCI_OK) {
+    ft_toks v = {NULL, 0, 0};
+    rc = fenci_segment(t, c->text, c->text_len, ft_collect, &v);
+    if (rc == FENCI_OK && !ft_same(&v, c->expect)) FT_FAIL("first segmentation differs from the reference");
+    if (rc == FENCI_NOMEM) {
+      /* the same tagger again without the failure: built now, same tokens */
+      long keep = ft_state.fail_at;
+      ft_toks w = {NULL, 0, 0};
+      ft_disarm();
+      if (fenci_segment(t, c->text, c->text_len, ft_collect, &w) != FENCI_OK || !ft_same(&w, c->expect))
+        FT_FAIL("segmentation after a failed first one differs from the reference");
+      free(w.t);
+      ft_state.fail_at = keep;
+    }
+    free(v.t);
+  }
+  fenci_tagger_free(t);
+  fenci_model_free(m);
+  return rc;
+}
+
 static fenci_rc op_compile(void *ctx) {
   ft_ctx *c = ctx;
   void *out = NULL;
@@ -421,6 +452,16 @@ static void ft_model(const char *path, const char *dict_text, size_t dict_len, c
   }
   printf("  (%s: %zu words, %s)\n", base, fenci_model_lexicon_size(c.m),
          fenci_model_has_weights(c.m) ? "trained weights" : "lexicon only");
+  if (fenci_model_has_weights(c.m)) {
+    ft_toks ref = {NULL, 0, 0};
+    c.opts = FENCI_MODE_DEFAULT;
+    ft_reference(&c, NULL, &ref);
+    c.expect = &ref;
+    snprintf(name, sizeof name, "model_open+first segment %s", base);
+    ft_loop(name, op_open_first_segment, &c);
+    c.expect = NULL;
+    free(ref.t);
+  }
   for (i = 0; i < sizeof all_opts / sizeof all_opts[0]; i++) {
     ft_toks ref = {NULL, 0, 0};
     const char *mode;
