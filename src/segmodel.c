@@ -63,14 +63,23 @@ typedef struct fc_segtab {
   int shift;            /* weight = int8 << shift */
 } fc_segtab;
 
-/* Tables derived from the weights at the first segmentation (fc_seg_derive),
- * not at open: the lexicon mode, the taggers and `fenci check` never pay
- * for them.  Built once under the lock, then read without it (the acquire
+/* Tables derived from the weights (fc_seg_derive), not made at open: the
+ * lexicon mode, the taggers and `fenci check` never pay for them.  The
+ * int32 tables come with the first segmentation; the pair filters, whose
+ * build reads every slot of the pair tables (2.7 M instructions for ctb,
+ * what they save on some 40,000 characters), once the model has segmented
+ * FC_SEG_FILTER_AFTER units, so a short run does not pay for them.
+ * Each is built once under the lock, then read without it (the acquire
  * load of ready pairs with the release store after the build, as in
- * dict.c's freeze). */
+ * dict.c's freeze); the filters change which slots are probed, never what
+ * is found. */
+#define FC_SEG_READY_W32 1
+#define FC_SEG_READY_FILTERS 2
+#define FC_SEG_FILTER_AFTER 65536
 typedef struct fc_segderived {
   pthread_mutex_t lock;
-  atomic_int ready;
+  atomic_int ready;         /* FC_SEG_READY_* bits */
+  atomic_size_t units;      /* units segmented so far (counted until the filters exist) */
   fenci_alloc a;
   uint64_t *filter[FC_G_NTYPES]; /* pair tables: which keys they may hold (fc_seg_filter) */
   uint32_t fmask[FC_G_NTYPES];   /* filter words - 1 */
@@ -196,25 +205,42 @@ static int fc_seg_filter(fc_segderived *d, const fc_segtab *t) {
   return 0;
 }
 
-static void fc_seg_derived_clear(fc_segderived *d) {
+/* Frees the derived tables that ready (FC_SEG_READY_* bits) does not
+ * claim: a build's leftovers, or with ready 0 all of them. */
+static void fc_seg_derived_clear(fc_segderived *d, int ready) {
   int i;
   for (i = 0; i < FC_G_NTYPES; i++) {
-    fc_free(&d->a, d->filter[i]);
-    fc_free(&d->a, d->w32[i]);
-    d->filter[i] = NULL;
-    d->w32[i] = NULL;
+    if (!(ready & FC_SEG_READY_FILTERS)) {
+      fc_free(&d->a, d->filter[i]);
+      d->filter[i] = NULL;
+    }
+    if (!(ready & FC_SEG_READY_W32)) {
+      fc_free(&d->a, d->w32[i]);
+      d->w32[i] = NULL;
+    }
   }
 }
 
-/* Builds m's derived tables if no call has yet; FENCI_NOMEM leaves none. */
-static fenci_rc fc_seg_derive(const fc_segmodel *m) {
+/* Builds what m's derived tables lack for a call on n more units; sets
+ * *ready to the FC_SEG_READY_* bits the call may use.  FENCI_NOMEM when
+ * the int32 tables cannot be made (a failed filter build only leaves the
+ * filters for a later call). */
+static fenci_rc fc_seg_derive(const fc_segmodel *m, size_t n, int *ready) {
   fc_segderived *d = m->dv;
-  int i, bad = 0;
-  if (atomic_load_explicit(&d->ready, memory_order_acquire)) return FENCI_OK;
+  int st = atomic_load_explicit(&d->ready, memory_order_acquire), i, bad = 0;
+  size_t seen = 0;
+  if (st & FC_SEG_READY_FILTERS) {
+    *ready = st;
+    return FENCI_OK;
+  }
+  seen = atomic_fetch_add_explicit(&d->units, n, memory_order_relaxed) + n;
+  if ((st & FC_SEG_READY_W32) && seen < FC_SEG_FILTER_AFTER) {
+    *ready = st;
+    return FENCI_OK;
+  }
   if (pthread_mutex_lock(&d->lock) != 0) return FENCI_NOMEM;
-  if (!atomic_load_explicit(&d->ready, memory_order_relaxed)) {
-    for (i = 0; !bad && i < m->n_tabs; i++)
-      if (m->tab[i].layout == FC_LAYOUT_PAIR) bad = fc_seg_filter(d, &m->tab[i]);
+  st = atomic_load_explicit(&d->ready, memory_order_relaxed);
+  if (!(st & FC_SEG_READY_W32)) {
     if (m->fused) {
       static const int wide[] = {FC_G_UNI, FC_G_LEX, FC_G_TLEX};
       for (i = 0; !bad && i < 3; i++) {
@@ -224,10 +250,18 @@ static fenci_rc fc_seg_derive(const fc_segmodel *m) {
         for (j = 0; !bad && j < nb; j++) d->w32[wide[i]][j] = (int32_t)(int8_t)t->slots[j] * (1 << t->shift);
       }
     }
-    if (bad) fc_seg_derived_clear(d);
-    else atomic_store_explicit(&d->ready, 1, memory_order_release);
+    if (!bad) st |= FC_SEG_READY_W32;
   }
+  if (!bad && !(st & FC_SEG_READY_FILTERS) && seen >= FC_SEG_FILTER_AFTER) {
+    int fbad = 0;
+    for (i = 0; !fbad && i < m->n_tabs; i++)
+      if (m->tab[i].layout == FC_LAYOUT_PAIR) fbad = fc_seg_filter(d, &m->tab[i]);
+    if (!fbad) st |= FC_SEG_READY_FILTERS;
+  }
+  if (bad || !(st & FC_SEG_READY_FILTERS)) fc_seg_derived_clear(d, st);
+  atomic_store_explicit(&d->ready, st, memory_order_release);
   pthread_mutex_unlock(&d->lock);
+  *ready = st;
   return bad ? FENCI_NOMEM : FENCI_OK;
 }
 
@@ -379,6 +413,7 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
   }
   m->dv->a = fc_alloc_resolve(a);
   atomic_init(&m->dv->ready, 0);
+  atomic_init(&m->dv->units, 0);
   if (fc_seg_lat_tables(m, a)) {
     fc_segmodel_free(m, a);
     return FENCI_NOMEM;
@@ -390,7 +425,7 @@ fenci_rc fc_segmodel_load(fc_segmodel **out, const fc_file *f, const fenci_alloc
 void fc_segmodel_free(fc_segmodel *m, const fenci_alloc *a) {
   if (!m) return;
   if (m->dv) {
-    fc_seg_derived_clear(m->dv);
+    fc_seg_derived_clear(m->dv, 0);
     pthread_mutex_destroy(&m->dv->lock);
     fc_free(a, m->dv);
   }
@@ -510,10 +545,8 @@ static const uint8_t fc_seg_zero[4 * FC_FEAT_MAXB + 8]; /* the weights of an abs
  * first every key's filter test, home slot and prefetch, then the probes,
  * so each block's misses overlap. */
 #define FC_SEG_BLOCK 32
-static void fc_seg_pairs(const fc_segtab *t, const fc_segderived *dv, const uint32_t *id, ptrdiff_t lo, ptrdiff_t hi,
-                         int d0, int d1, uint32_t *home, const uint8_t **out) {
-  const uint64_t *filter = dv->filter[t->type];
-  const uint32_t fmask = dv->fmask[t->type];
+static void fc_seg_pairs(const fc_segtab *t, const uint64_t *filter, uint32_t fmask, const uint32_t *id, ptrdiff_t lo,
+                         ptrdiff_t hi, int d0, int d1, uint32_t *home, const uint8_t **out) {
   ptrdiff_t b0, j;
   const uint8_t *slots = t->slots;
   uint32_t ss = t->slot_size, n_slots = t->n_slots;
@@ -522,7 +555,7 @@ static void fc_seg_pairs(const fc_segtab *t, const fc_segderived *dv, const uint
     for (j = b0; j < b1; j++) {
       uint64_t mix = fc_feat_pairmix(id[j + d0] | id[j + d1] << 16);
       uint32_t hs = FC_SEG_ABSENT;
-      if (fc_seg_filter_has(filter, fmask, mix)) {
+      if (!filter || fc_seg_filter_has(filter, fmask, mix)) {
         hs = fc_seg_home(mix, n_slots);
 #if defined(__GNUC__)
         __builtin_prefetch(slots + (size_t)hs * ss);
@@ -732,7 +765,9 @@ static void fc_seg_cap_words(uint8_t *tags, size_t n) {
 /* Tags one run of units without whitespace, exactly as training sentences
  * (which never contain whitespace) are tagged: features see begin/end
  * padding at the run's ends. */
-static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
+static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags,
+                            int ready) {
+  const int filt = (ready & FC_SEG_READY_FILTERS) != 0;
   const uint32_t *id = s->sym + FC_FEAT_PAD; /* id[-2 .. n+1] */
   const fc_segtab *t;
   int32_t *emis = s->emis;
@@ -741,9 +776,11 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
   fc_feat_symbols(&m->sm, u, n, s->sym, m->need_cls ? s->cls : NULL);
   memset(emis, 0, n * 4 * sizeof *emis);
   /* bigrams (id[j], id[j+1]) at anchors j = -2 .. n: bip[j + 2] */
-  if ((t = m->t[FC_G_BI]) != NULL) fc_seg_pairs(t, m->dv, id, -2, (ptrdiff_t)n + 1, 0, 1, s->home, s->bip);
+  if ((t = m->t[FC_G_BI]) != NULL) fc_seg_pairs(t, filt ? m->dv->filter[FC_G_BI] : NULL, filt ? m->dv->fmask[FC_G_BI] : 0, id, -2, (ptrdiff_t)n + 1, 0, 1, s->home,
+                 s->bip);
   /* skip bigrams (id[j-1], id[j+1]) at anchors j = 0 .. n-1: skp[j] */
-  if ((t = m->t[FC_G_SKIP]) != NULL) fc_seg_pairs(t, m->dv, id, 0, (ptrdiff_t)n, -1, 1, s->home, s->skp);
+  if ((t = m->t[FC_G_SKIP]) != NULL) fc_seg_pairs(t, filt ? m->dv->filter[FC_G_SKIP] : NULL, filt ? m->dv->fmask[FC_G_SKIP] : 0, id, 0, (ptrdiff_t)n, -1, 1, s->home,
+                 s->skp);
   /* the training-word lexicon: one-unit words from the id flags, two-unit
    * words from the bigram slots, longer ones from the SEGL table */
   if (m->has_tlex) {
@@ -892,8 +929,9 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
 
 fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
   size_t i = 0, j, longest = 0;
+  int ready;
   if (n == 0) return FENCI_OK;
-  if (fc_seg_derive(m) != FENCI_OK) return FENCI_NOMEM;
+  if (fc_seg_derive(m, n, &ready) != FENCI_OK) return FENCI_NOMEM;
   /* whitespace units separate independent runs */
   for (i = 0; i < n; i = j + 1) {
     for (j = i; j < n && u[j].kind != FENCI_KIND_SPACE; j++) {
@@ -904,7 +942,7 @@ fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *
   for (i = 0; i < n; i = j + 1) {
     for (j = i; j < n && u[j].kind != FENCI_KIND_SPACE; j++) {
     }
-    if (j > i) fc_segmodel_run(m, s, u + i, j - i, tags + i);
+    if (j > i) fc_segmodel_run(m, s, u + i, j - i, tags + i, ready);
     if (j < n) tags[j] = FC_TAG_S;
   }
   return FENCI_OK;
