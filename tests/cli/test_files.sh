@@ -88,7 +88,14 @@ if [ -f models/lexicon.fenci ]; then
   runs=$((runs + 1))
   FENCI_NO_MMAP=1 "$FENCI" cut -q -m "$TMP/nm.fenci" "$TMP/long.txt" >"$TMP/got" 2>"$TMP/err" &
   pid=$!
-  sleep 0.05
+  # truncated once the model is read (the first output comes after it),
+  # not after a fixed delay: a slow or loaded machine (CI's ubsan build)
+  # had not read 24 MB after 50 ms
+  i=0
+  while [ ! -s "$TMP/got" ] && kill -0 "$pid" 2>/dev/null && [ "$i" -lt 3000 ]; do
+    sleep 0.01
+    i=$((i + 1))
+  done
   truncate -s 4096 "$TMP/nm.fenci"
   wait $pid || fail "FENCI_NO_MMAP cut exited $? after its model was truncated: $(cat "$TMP/err")"
   cmp -s "$TMP/want" "$TMP/got" || fail "FENCI_NO_MMAP: output differs after the model was truncated"
