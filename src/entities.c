@@ -129,8 +129,10 @@ static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
   return 0;
 }
 
-/* A time or quantity: the names before it first; a name it overlaps wins
- * (it was found from more context) and the rule's entity is dropped. */
+/* A time or quantity: the names before it first.  A name that crosses its
+ * edges wins (it was found from more context) and the rule's entity is
+ * dropped; names wholly inside it are dropped instead (日 of 6日 as a
+ * place: a date's parts are no names). */
 static int fc_ent_numex(void *ctx, const fc_numex *x) {
   fc_ent_block *b = ctx;
   fenci_tagger *t = b->t;
@@ -141,8 +143,17 @@ static int fc_ent_numex(void *ctx, const fc_numex *x) {
   if (fc_ent_names_until(b, cs)) return 1;
   if (b->n_url && fc_ent_in_url(b, x->s, x->e)) return 0;
   if (t->m->ner) {
+    int any = 0;
     for (k = b->name_at; k < ce; k++)
-      if (t->elab[k]) return 0;
+      if (t->elab[k]) {
+        if (k < cs) return 0;
+        any = 1;
+      }
+    if (any) {
+      int on = ce < b->n ? fc_ner_pos(t->elab[ce]) : -1; /* I or E: a name runs on past the end */
+      if (on == 1 || on == 2) return 0;
+      for (k = cs; k < ce; k++) t->elab[k] = 0;
+    }
   }
   memset(&e, 0, sizeof e);
   e.type = x->type >= 1 && x->type <= 5 ? types[x->type] : FENCI_ENT_NUMBER;

@@ -1,8 +1,9 @@
-/* chaintrain.c - the averaged structured perceptron of every labelling
- * task (chaintrain.h).  Integer weights with the lazy averaging trick
- * (avg = w - acc / c, acc summing c * delta), so training is exact and
- * deterministic; the search is the runtime decoder itself (chain.c), with
- * the beam of use or, when the task asks, a wider one. */
+/* chaintrain.c - training the linear-chain labeller of every labelling
+ * task (chaintrain.h) with the averaged perceptron of perceptron.c: this
+ * file counts and keeps the features, decodes each sequence with the
+ * runtime decoder itself (chain.c, with the beam of use or, when the task
+ * asks, a wider one), updates, and quantises the averages into the
+ * labeller section. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "buf.h"
 #include "chain.h"
 #include "train/chaintrain.h"
+#include "train/perceptron.h"
 
 void fc_chain_data_init(fc_chain_data *d, const fenci_alloc *a) {
   memset(d, 0, sizeof *d);
@@ -120,12 +122,10 @@ typedef struct ct_state {
   uint32_t L;
   size_t F;          /* features kept */
   uint64_t *fkey;    /* F keys, in order of first occurrence */
-  int32_t *w;        /* F * L */
-  int64_t *acc;      /* F * L */
-  int32_t tw[FC_CHAIN_MAX_LABELS * (FC_CHAIN_MAX_LABELS + 2)]; /* trans, start, end */
-  int64_t tacc[FC_CHAIN_MAX_LABELS * (FC_CHAIN_MAX_LABELS + 2)];
+  fc_avg fw;         /* F * L weights (perceptron.h) */
+  fc_avg tw;         /* L * (L + 2): transitions, start, end */
   uint32_t *fid;     /* per training key: feature id or UINT32_MAX */
-  int64_t c;         /* examples seen + 1 */
+  int64_t c;         /* the perceptron's clock */
 } ct_state;
 
 #define CT_NONE 0xFFFFFFFFu
@@ -142,11 +142,11 @@ static int ct_forbidden(const fc_chain_opts *o, uint32_t L, size_t i) {
 /* The quantised pairs of feature f (label | off << 8 | weight << 16: off
  * the offset its slot's anchor scores, 0 but for grouped keys), appended
  * to pr; their count. */
-static size_t ct_pairs(const ct_state *s, size_t f, double scale, double cf, int off, uint32_t *pr) {
+static size_t ct_pairs(const ct_state *s, size_t f, double scale, int off, uint32_t *pr) {
   size_t np = 0;
   uint32_t i;
   for (i = 0; i < s->L; i++) {
-    long q = lround((s->w[f * s->L + i] - s->acc[f * s->L + i] / cf) * scale);
+    long q = lround(fc_avg_value(&s->fw, f * s->L + i, s->c) * scale);
     if (labs(q) > s->o->prune) {
       if (q > 32767) q = 32767;
       if (q < -32767) q = -32767;
@@ -182,7 +182,7 @@ static int ct_order_cmp(const void *x, const void *y) {
  * for CT_SLOT_PAIRS); advances *at past them; *single: one ungrouped
  * feature.  Returns the count. */
 #define CT_SLOT_PAIRS ((2 * FC_CHAIN_MAX_OFF + 1) * FC_CHAIN_MAX_LABELS)
-static size_t ct_slot_pairs(const ct_state *s, const size_t *order, size_t *at, double scale, double cf, uint32_t *pr,
+static size_t ct_slot_pairs(const ct_state *s, const size_t *order, size_t *at, double scale, uint32_t *pr,
                             uint64_t *key, int *single) {
   size_t np = 0, j = *at;
   int off;
@@ -192,7 +192,7 @@ static size_t ct_slot_pairs(const ct_state *s, const size_t *order, size_t *at, 
   do {
     /* a member per offset; a slot holds at most 253 pairs (the decoder's
      * count is a byte): a task's groups stay below (POS: 5 x 44 labels) */
-    if (np + s->L <= CT_SLOT_PAIRS) np += ct_pairs(s, order[j], scale, cf, off, pr + np);
+    if (np + s->L <= CT_SLOT_PAIRS) np += ct_pairs(s, order[j], scale, off, pr + np);
     if (np > 253) np = 253;
     j++;
   } while (!*single && j < s->F && ct_slot_key(s->o, s->fkey[order[j]], &off) == k);
@@ -230,7 +230,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   const fc_chain_opts *o = s->o;
   uint32_t L = s->L, i, pr[CT_SLOT_PAIRS], max_probe = 0;
   size_t f, nt = (size_t)L * L + 2 * L, n_keep = 0, n_over = 0, n_slots, names = 0, toff, soff, poff, total, at;
-  double mx = 0, scale, cf = (double)s->c;
+  double mx = 0, scale;
   fc_buf b;
   uint8_t *img;
   size_t *order = fc_malloc(s->a, (s->F ? s->F : 1) * sizeof *order);
@@ -243,18 +243,18 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
     qsort(order, s->F, sizeof *order, ct_order_cmp);
   }
   for (f = 0; f < (size_t)s->F * L; f++) {
-    double v = fabs(s->w[f] - s->acc[f] / cf);
+    double v = fabs(fc_avg_value(&s->fw, f, s->c));
     if (v > mx) mx = v;
   }
   for (f = 0; f < nt; f++)
     if (!ct_forbidden(o, L, f)) {
-      double v = fabs(s->tw[f] - s->tacc[f] / cf);
+      double v = fabs(fc_avg_value(&s->tw, f, s->c));
       if (v > mx) mx = v;
     }
   scale = mx > 0 ? 32000.0 / mx : 1.0;
   /* kept slots, and the pairs of those with more than a slot holds */
   for (at = 0; at < s->F;) {
-    size_t np = ct_slot_pairs(s, order, &at, scale, cf, pr, &key, &single);
+    size_t np = ct_slot_pairs(s, order, &at, scale, pr, &key, &single);
     int lo, noff;
     if (np) n_keep++;
     if (single && np >= ct_dense_at(L)) n_over += (L + 1) / 2;
@@ -282,7 +282,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   {
     size_t pi = 0;
     for (at = 0; at < s->F;) {
-      size_t np = ct_slot_pairs(s, order, &at, scale, cf, pr, &key, &single), h, k;
+      size_t np = ct_slot_pairs(s, order, &at, scale, pr, &key, &single), h, k;
       int lo = 0, noff = 0;
       uint64_t m = fc_chain_mix(key);
       uint32_t fp = (uint32_t)m ? (uint32_t)m : 1u, probe = 0;
@@ -370,7 +370,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
     int32_t v;
     if (ct_forbidden(o, L, f)) v = FC_CHAIN_FORBID;
     else {
-      double q = (s->tw[f] - s->tacc[f] / cf) * scale;
+      double q = fc_avg_value(&s->tw, f, s->c) * scale;
       v = (int32_t)lround(q > 4e6 ? 4e6 : q < -4e6 ? -4e6 : q);
     }
     fc_wr32(img + toff + 4 * f, (uint32_t)v);
@@ -464,6 +464,107 @@ static void ct_log(const fc_chain_opts *o, const char *fmt, ...) {
   o->log(o->log_ctx, msg);
 }
 
+/* The labeller as a task of the perceptron core. */
+typedef struct ct_task {
+  ct_state *s;
+  const fc_chain_data *train, *dev;
+  fc_chain tc;     /* the current weights' transitions, for the decoder */
+  fc_chain_work w;
+  int32_t *emit;
+  uint8_t *pred, *dpred;
+  uint8_t *img;    /* the last snapshot */
+  size_t img_len;
+  uint8_t *best;   /* the best so far */
+  size_t best_len;
+} ct_task;
+
+static fenci_rc ct_learn(void *ctx, size_t sq, int64_t clock, size_t *wrong, size_t *total) {
+  ct_task *t = ctx;
+  ct_state *s = t->s;
+  const fc_chain_opts *o = s->o;
+  const fc_chain_data *train = t->train;
+  size_t p0 = train->seq[sq], n = train->seq[sq + 1] - p0, i, k;
+  uint32_t l;
+  const uint8_t *g = train->gold + p0;
+  const uint8_t *pred = t->pred;
+  s->c = clock;
+  /* the current weights into the decoder */
+  for (l = 0; l < s->L; l++) {
+    uint32_t m;
+    for (m = 0; m < s->L; m++)
+      t->tc.trans[l * FC_CHAIN_MAX_LABELS + m] =
+          ct_forbidden(o, s->L, CT_T(s, l, m)) ? FC_CHAIN_FORBID : s->tw.w[CT_T(s, l, m)];
+    t->tc.start[l] = ct_forbidden(o, s->L, CT_S(s, l)) ? FC_CHAIN_FORBID : s->tw.w[CT_S(s, l)];
+    t->tc.end[l] = ct_forbidden(o, s->L, CT_E(s, l)) ? FC_CHAIN_FORBID : s->tw.w[CT_E(s, l)];
+  }
+  memset(t->emit, 0, n * s->L * sizeof *t->emit);
+  for (i = 0; i < n; i++) {
+    int32_t *e = t->emit + i * s->L;
+    for (k = train->koff[p0 + i]; k < train->koff[p0 + i + 1]; k++) {
+      uint32_t f = s->fid[k];
+      const int32_t *wf;
+      if (f == CT_NONE) continue;
+      wf = s->fw.w + (size_t)f * s->L;
+      for (l = 0; l < s->L; l++) e[l] += wf[l];
+    }
+  }
+  if (fc_chain_decode(&t->tc, t->emit, n, NULL, t->pred, &t->w, s->a) != FENCI_OK) return FENCI_NOMEM;
+  *total = n;
+  for (i = 0; i < n; i++) {
+    if (pred[i] != g[i]) {
+      ++*wrong;
+      for (k = train->koff[p0 + i]; k < train->koff[p0 + i + 1]; k++) {
+        uint32_t f = s->fid[k];
+        if (f == CT_NONE) continue;
+        fc_avg_add(&s->fw, (size_t)f * s->L + g[i], 1, clock);
+        fc_avg_add(&s->fw, (size_t)f * s->L + pred[i], -1, clock);
+      }
+    }
+    if (i == 0 ? pred[0] != g[0] : (pred[i] != g[i] || pred[i - 1] != g[i - 1])) {
+      fc_avg_add(&s->tw, i ? CT_T(s, g[i - 1], g[i]) : CT_S(s, g[0]), 1, clock);
+      fc_avg_add(&s->tw, i ? CT_T(s, pred[i - 1], pred[i]) : CT_S(s, pred[0]), -1, clock);
+    }
+  }
+  if (n && pred[n - 1] != g[n - 1]) {
+    fc_avg_add(&s->tw, CT_E(s, g[n - 1]), 1, clock);
+    fc_avg_add(&s->tw, CT_E(s, pred[n - 1]), -1, clock);
+  }
+  return FENCI_OK;
+}
+
+static fenci_rc ct_snapshot(void *ctx, int64_t clock, double *score) {
+  ct_task *t = ctx;
+  const fc_chain_opts *o = t->s->o;
+  fenci_rc rc;
+  t->s->c = clock;
+  rc = ct_build(t->s, &t->img, &t->img_len);
+  if (rc != FENCI_OK || !t->dev || !t->dev->n_pos) return rc;
+  rc = fc_chain_label_all(t->img, t->img_len, t->dev, t->dpred, t->s->a);
+  if (rc == FENCI_OK) *score = o->score ? o->score(o->score_ctx, t->dev, t->dpred) : ct_accuracy(NULL, t->dev, t->dpred);
+  return rc;
+}
+
+static void ct_choose(void *ctx, int keep) {
+  ct_task *t = ctx;
+  if (keep) {
+    fc_free(t->s->a, t->best);
+    t->best = t->img;
+    t->best_len = t->img_len;
+  } else
+    fc_free(t->s->a, t->img);
+  t->img = NULL;
+}
+
+static int ct_report(void *ctx, const fc_pcp_iter *it) {
+  const ct_task *t = ctx;
+  double e = it->total ? 100.0 * (double)it->wrong / (double)it->total : 0.0;
+  if (t->dev && t->dev->n_pos)
+    ct_log(t->s->o, "iteration %d: training errors %.2f%%, dev %.4f, %zu bytes", it->iter, e, it->score, t->img_len);
+  else
+    ct_log(t->s->o, "iteration %d: training errors %.2f%%, %zu bytes", it->iter, e, t->img_len);
+  return 0;
+}
+
 fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, const fc_chain_opts *o,
                         const fenci_alloc *a0, uint8_t **sec, size_t *sec_len, double *dev_score, int *best_iter,
                         char *err, size_t errlen) {
@@ -471,22 +572,18 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
   const fenci_alloc *a = &ar;
   ct_state s;
   ct_map cnt;
-  fc_chain tc;
-  fc_chain_work w;
-  size_t i, *order = NULL, maxn = 0;
-  int32_t *emit = NULL;
-  uint8_t *pred = NULL, *dpred = NULL, *best = NULL;
-  size_t best_len = 0;
-  double best_score = -1;
-  int it, since = 0, iters = o->iters > 0 ? o->iters : 10;
-  uint64_t rng = o->seed * 0x9E3779B97F4A7C15ull + 1;
+  ct_task t;
+  fc_pcp_task task;
+  fc_pcp_opts po;
+  fc_pcp_result pr;
+  size_t i, maxn = 0;
   fenci_rc rc = FENCI_NOMEM;
 
   *sec = NULL;
   *sec_len = 0;
   memset(&s, 0, sizeof s);
   memset(&cnt, 0, sizeof cnt);
-  memset(&w, 0, sizeof w);
+  memset(&t, 0, sizeof t);
   if (o->n_labels < 1 || o->n_labels > FC_CHAIN_MAX_LABELS || !o->labels || train->n_seq == 0) {
     fc_errf(err, errlen, "labeller training: no labels or no training data");
     return FENCI_BADARG;
@@ -536,155 +633,55 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
   ct_map_free(&cnt, a);
   ct_log(o, "%zu features kept (seen >= %u times) of %zu keys", s.F, o->min_count ? o->min_count : 1,
          train->n_key);
-  s.w = fc_calloc(a, s.F * s.L + 1, sizeof *s.w);
-  s.acc = fc_calloc(a, s.F * s.L + 1, sizeof *s.acc);
-  order = fc_malloc(a, train->n_seq * sizeof *order);
-  if (!s.w || !s.acc || !order) goto nomem;
-  for (i = 0; i < train->n_seq; i++) {
-    size_t n = train->seq[i + 1] - train->seq[i];
-    order[i] = i;
-    if (n > maxn) maxn = n;
-  }
-  emit = fc_malloc(a, (maxn + 1) * s.L * sizeof *emit);
-  pred = fc_malloc(a, maxn + 1);
-  dpred = fc_malloc(a, dev && dev->n_pos ? dev->n_pos : 1);
-  if (!emit || !pred || !dpred) goto nomem;
-  s.c = 1;
-  memset(&tc, 0, sizeof tc);
-  tc.n_labels = s.L;
+  if (fc_avg_init(&s.fw, s.F * s.L + 1, a) || fc_avg_init(&s.tw, (size_t)s.L * (s.L + 2), a)) goto nomem;
+  for (i = 0; i < train->n_seq; i++)
+    if (train->seq[i + 1] - train->seq[i] > maxn) maxn = train->seq[i + 1] - train->seq[i];
+  t.s = &s;
+  t.train = train;
+  t.dev = dev;
+  t.emit = fc_malloc(a, (maxn + 1) * s.L * sizeof *t.emit);
+  t.pred = fc_malloc(a, maxn + 1);
+  t.dpred = fc_malloc(a, dev && dev->n_pos ? dev->n_pos : 1);
+  if (!t.emit || !t.pred || !t.dpred) goto nomem;
+  t.tc.n_labels = s.L;
   {
     /* training may search wider than use (train_beam): the dev score, and
      * so the iteration kept, is always the stored beam's */
     uint32_t tb = o->train_beam ? o->train_beam : o->beam;
-    tc.beam = tb && tb < s.L ? tb : s.L;
+    t.tc.beam = tb && tb < s.L ? tb : s.L;
   }
   for (i = 0; i < s.L; i++) {
     uint32_t q;
-    tc.n_pred[i] = 0;
+    t.tc.n_pred[i] = 0;
     for (q = 0; q < s.L; q++)
-      if (!ct_forbidden(o, s.L, CT_T(&s, q, i))) tc.pred[i][tc.n_pred[i]++] = (uint8_t)q;
+      if (!ct_forbidden(o, s.L, CT_T(&s, q, i))) t.tc.pred[i][t.tc.n_pred[i]++] = (uint8_t)q;
   }
-
-  for (it = 1; it <= iters; it++) {
-    size_t q, errs = 0, npos = 0;
-    uint8_t *img = NULL;
-    size_t img_len = 0;
-    double sc;
-    /* Fisher-Yates with a fixed generator: the same order on every machine */
-    for (i = train->n_seq; i > 1; i--) {
-      size_t j, t;
-      rng ^= rng << 13;
-      rng ^= rng >> 7;
-      rng ^= rng << 17;
-      j = (size_t)(rng % i);
-      t = order[i - 1];
-      order[i - 1] = order[j];
-      order[j] = t;
-    }
-    for (q = 0; q < train->n_seq; q++) {
-      size_t sq = order[q], p0 = train->seq[sq], n = train->seq[sq + 1] - p0, k;
-      uint32_t l;
-      const uint8_t *g = train->gold + p0;
-      /* the current weights into the decoder */
-      for (l = 0; l < s.L; l++) {
-        uint32_t m;
-        for (m = 0; m < s.L; m++)
-          tc.trans[l * FC_CHAIN_MAX_LABELS + m] = ct_forbidden(o, s.L, CT_T(&s, l, m)) ? FC_CHAIN_FORBID
-                                                                                      : s.tw[CT_T(&s, l, m)];
-        tc.start[l] = ct_forbidden(o, s.L, CT_S(&s, l)) ? FC_CHAIN_FORBID : s.tw[CT_S(&s, l)];
-        tc.end[l] = ct_forbidden(o, s.L, CT_E(&s, l)) ? FC_CHAIN_FORBID : s.tw[CT_E(&s, l)];
-      }
-      memset(emit, 0, n * s.L * sizeof *emit);
-      for (i = 0; i < n; i++) {
-        int32_t *e = emit + i * s.L;
-        for (k = train->koff[p0 + i]; k < train->koff[p0 + i + 1]; k++) {
-          uint32_t f = s.fid[k];
-          const int32_t *wf;
-          if (f == CT_NONE) continue;
-          wf = s.w + (size_t)f * s.L;
-          for (l = 0; l < s.L; l++) e[l] += wf[l];
-        }
-      }
-      if (fc_chain_decode(&tc, emit, n, NULL, pred, &w, a) != FENCI_OK) goto nomem;
-      npos += n;
-      for (i = 0; i < n; i++) {
-        if (pred[i] != g[i]) {
-          errs++;
-          for (k = train->koff[p0 + i]; k < train->koff[p0 + i + 1]; k++) {
-            uint32_t f = s.fid[k];
-            if (f == CT_NONE) continue;
-            s.w[(size_t)f * s.L + g[i]]++;
-            s.acc[(size_t)f * s.L + g[i]] += s.c;
-            s.w[(size_t)f * s.L + pred[i]]--;
-            s.acc[(size_t)f * s.L + pred[i]] -= s.c;
-          }
-        }
-        if (i == 0 ? pred[0] != g[0] : (pred[i] != g[i] || pred[i - 1] != g[i - 1])) {
-          size_t gi = i ? CT_T(&s, g[i - 1], g[i]) : CT_S(&s, g[0]);
-          size_t pi = i ? CT_T(&s, pred[i - 1], pred[i]) : CT_S(&s, pred[0]);
-          s.tw[gi]++;
-          s.tacc[gi] += s.c;
-          s.tw[pi]--;
-          s.tacc[pi] -= s.c;
-        }
-      }
-      if (n && pred[n - 1] != g[n - 1]) {
-        s.tw[CT_E(&s, g[n - 1])]++;
-        s.tacc[CT_E(&s, g[n - 1])] += s.c;
-        s.tw[CT_E(&s, pred[n - 1])]--;
-        s.tacc[CT_E(&s, pred[n - 1])] -= s.c;
-      }
-      s.c++;
-    }
-    rc = ct_build(&s, &img, &img_len);
-    if (rc != FENCI_OK) goto fail;
-    if (dev && dev->n_pos) {
-      rc = fc_chain_label_all(img, img_len, dev, dpred, a);
-      if (rc != FENCI_OK) {
-        fc_free(a, img);
-        goto fail;
-      }
-      sc = o->score ? o->score(o->score_ctx, dev, dpred) : ct_accuracy(NULL, dev, dpred);
-    } else
-      sc = (double)it; /* no dev: the last is the best */
-    if (dev && dev->n_pos)
-      ct_log(o, "iteration %d: training errors %.2f%%, dev %.4f, %zu bytes", it,
-             npos ? 100.0 * (double)errs / (double)npos : 0.0, sc, img_len);
-    else
-      ct_log(o, "iteration %d: training errors %.2f%%, %zu bytes", it,
-             npos ? 100.0 * (double)errs / (double)npos : 0.0, img_len);
-    if (sc > best_score) {
-      fc_free(a, best);
-      best = img;
-      best_len = img_len;
-      best_score = sc;
-      *best_iter = it;
-      since = 0;
-    } else {
-      fc_free(a, img);
-      if (o->patience && ++since >= o->patience) break;
-    }
-  }
-  *sec = best;
-  *sec_len = best_len;
-  best = NULL;
-  if (dev_score) *dev_score = dev && dev->n_pos ? best_score : 0;
-  rc = FENCI_OK;
+  task = (fc_pcp_task){.ctx = &t, .n_examples = train->n_seq, .has_dev = dev && dev->n_pos,
+                       .learn = ct_learn, .snapshot = ct_snapshot, .choose = ct_choose, .report = ct_report};
+  po = (fc_pcp_opts){.iters = o->iters, .patience = o->patience, .seed = o->seed};
+  rc = fc_pcp_train(&task, &po, a, &pr);
+  if (rc == FENCI_NOMEM) goto nomem;
+  if (rc != FENCI_OK) goto fail;
+  *sec = t.best;
+  *sec_len = t.best_len;
+  t.best = NULL;
+  *best_iter = pr.best_iter;
+  if (dev_score) *dev_score = pr.best_score;
   goto fail;
 nomem:
   rc = FENCI_NOMEM;
   fc_errf(err, errlen, "out of memory while training the labeller");
 fail:
   ct_map_free(&cnt, a);
-  fc_chain_work_free(&w, a);
-  fc_free(a, best);
+  fc_chain_work_free(&t.w, a);
+  fc_free(a, t.best);
+  fc_free(a, t.img);
   fc_free(a, s.fid);
   fc_free(a, s.fkey);
-  fc_free(a, s.w);
-  fc_free(a, s.acc);
-  fc_free(a, order);
-  fc_free(a, emit);
-  fc_free(a, pred);
-  fc_free(a, dpred);
+  fc_avg_free(&s.fw, a);
+  fc_avg_free(&s.tw, a);
+  fc_free(a, t.emit);
+  fc_free(a, t.pred);
+  fc_free(a, t.dpred);
   return rc;
 }

@@ -2,6 +2,7 @@
 #ifndef FC_HARNESS_H
 #define FC_HARNESS_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fenci.h"
 
@@ -50,6 +51,27 @@ static inline fenci_model *th_load_model(const char *src, void **img) {
   rc = fenci_model_from_buffer(&m, *img, len, NULL, err, sizeof err);
   OK(rc == FENCI_OK, "load: %s", err);
   return m;
+}
+
+/* An allocator for fault loops: fails its fail_at-th allocation (1-based;
+ * 0 never) and counts the blocks alive, so a test can fail every
+ * allocation of a call in turn and check that nothing leaks. */
+typedef struct th_fault {
+  long calls, fail_at, live;
+} th_fault;
+
+static inline void *th_fault_fn(void *ud, void *p, size_t n) {
+  th_fault *f = (th_fault *)ud;
+  void *q;
+  if (n == 0) {
+    if (p) f->live--;
+    free(p);
+    return NULL;
+  }
+  if (++f->calls == f->fail_at) return NULL;
+  q = realloc(p, n);
+  if (q && !p) f->live++;
+  return q;
 }
 
 #endif

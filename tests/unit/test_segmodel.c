@@ -337,10 +337,72 @@ static void test_templates(void) {
   OK((FC_FEAT_DEFAULT_MASK & FC_FEAT_LAT_MASK) == FC_FEAT_LAT_MASK, "lat and latu are default templates");
 }
 
+/* Fails every allocation of a training with options o in turn: each gives
+ * FENCI_NOMEM and leaks nothing; once none fails, the model written is
+ * ref (when given).  Returns the number of allocations a training makes. */
+static long train_faults(fenci_model *lexm, const fc_corpus *c, const fc_train_opts *o, const uint8_t *ref,
+                         size_t ref_len) {
+  char err[256];
+  long k;
+  for (k = 1; k < 1000000; k++) {
+    th_fault f = {0, k, 0};
+    fenci_alloc fa = {th_fault_fn, &f};
+    fc_train_result res;
+    fenci_rc rc = fc_train_segmenter(lexm, c, c, o, &fa, &res, err, sizeof err);
+    OK(f.live == 0 || rc == FENCI_OK, "allocation %ld of %ld failed: %ld blocks leaked", k, f.calls, f.live);
+    if (rc == FENCI_OK) {
+      uint8_t *img = NULL;
+      size_t len = 0;
+      OK(f.calls < k, "succeeds only once no allocation fails");
+      if (ref && fc_train_write_model(lexm, &res, NULL, NULL, &img, &len, err, sizeof err) == FENCI_OK) {
+        OK(len == ref_len && memcmp(img, ref, len) == 0, "the same model");
+        free(img);
+      }
+      fc_train_result_free(&res, &fa);
+      INT_EQ(f.live, 0);
+      return f.calls;
+    }
+    INT_EQ(rc, FENCI_NOMEM);
+    if (f.live || rc != FENCI_NOMEM) break;
+  }
+  OK(0, "training never succeeded");
+  return 0;
+}
+
+/* Every allocation of a training (the perceptron core's and the
+ * segmenter's; multi-criteria with its copy per standard too). */
+static void test_train_faults(void) {
+  fenci_model *lexm = NULL;
+  size_t len = 0;
+  uint8_t *ref = train_image(&lexm, &len, NULL);
+  fc_corpus c;
+  const fc_corpus *also[1];
+  fc_train_opts o;
+  char err[256];
+  OK(ref != NULL, "reference training");
+  if (!ref) return;
+  fc_corpus_init(&c, NULL);
+  INT_EQ(fc_corpus_parse(&c, TRAIN, strlen(TRAIN), FC_CORPUS_SEG, err, sizeof err), FENCI_OK);
+  fc_train_opts_init(&o);
+  o.iters = 5; /* as train_image */
+  o.min_count = 1;
+  o.folds = 3;
+  o.seed = 99;
+  OK(train_faults(lexm, &c, &o, ref, len) > 20, "allocations of a training");
+  also[0] = &c;
+  o.iters = 2;
+  o.also = also;
+  o.n_also = 1;
+  OK(train_faults(lexm, &c, &o, NULL, 0) > 20, "allocations of a multi-criteria training");
+  fc_corpus_free(&c);
+  free(ref);
+}
+
 int main(void) {
   test_corpus();
   test_viterbi();
   test_train_and_decode();
+  test_train_faults();
   test_corrupt();
   test_t2s();
   test_templates();

@@ -1,18 +1,17 @@
-/* percep.c - averaged structured perceptron for the B/M/E/S segmenter.
+/* segtrain.c - training the B/M/E/S segmenter with the averaged perceptron
+ * of perceptron.c.
  *
  * Training data: each sentence is turned into units with the lexicon's unit
  * builder (the same code the decoder's input goes through), gold tags come
  * from the word boundaries, and the feature groups of feat.h are counted;
  * groups seen fewer than min_count times are dropped, the others numbered in
- * order of first occurrence.  Each iteration visits the sentences in an
- * order shuffled from the seed, decodes with the current weights and, on a
- * mistake, adds 1 to the gold features and subtracts 1 from the predicted
- * ones.  Weights are integers and averaging uses the usual
- * w - (sum of c*delta)/c trick, so training is exact and deterministic.
- * After each iteration the averaged weights are quantised to int16, written
- * as SEGH/SEGW sections and the dev set is decoded through fc_segmodel_tag:
- * the dev score is that of the exact bytes that will ship.  The best
- * iteration on dev is kept. */
+ * order of first occurrence.  The perceptron core (perceptron.h) visits the
+ * sentences in a shuffled order; this file decodes each with the current
+ * weights (fc_seg_viterbi) and, on a mistake, adds 1 to the gold features
+ * and subtracts 1 from the predicted ones.  After each iteration the
+ * averaged weights are quantised, written as SEGH/SEGW sections and the dev
+ * set is decoded through fc_segmodel_tag: the dev score is that of the
+ * exact bytes that will ship, and the core keeps the best iteration. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 #include "lexicon.h"
 #include "model.h"
 #include "segmodel.h"
+#include "train/perceptron.h"
 #include "train/train.h"
 #include "units.h"
 
@@ -217,11 +217,9 @@ typedef struct fc_trainer {
    * scored by shared + its own; the model written is shared + target's. */
   int n_copies;
   size_t nw[FC_G_NTYPES];
-  int32_t *w[FC_G_NTYPES];               /* current weights */
-  int64_t *acc[FC_G_NTYPES];             /* sum of c * delta */
-  int32_t tw[FC_TRAIN_MAX_COPIES * 24];  /* per copy: trans[16], start[4], end[4] */
-  int64_t tacc[FC_TRAIN_MAX_COPIES * 24];
-  int64_t c;                             /* averaging counter */
+  fc_avg wt[FC_G_NTYPES];                /* the weights (perceptron.h) */
+  fc_avg tw;                             /* per copy: trans[16], start[4], end[4] */
+  int64_t c;                             /* the perceptron's clock (averages, updates) */
   uint8_t *smap;                         /* symbol map bytes (SEGW layout) */
   size_t smap_len;
   fc_symmap sm;                          /* view of smap */
@@ -238,9 +236,9 @@ static void fc_trainer_free(fc_trainer *t) {
   fc_free(t->a, t->pf_has);
   for (k = 0; k < FC_G_NTYPES; k++) {
     fc_free(t->a, t->gkey[k]);
-    fc_free(t->a, t->w[k]);
-    fc_free(t->a, t->acc[k]);
+    fc_avg_free(&t->wt[k], t->a);
   }
+  fc_avg_free(&t->tw, t->a);
 }
 
 static size_t fc_train_pfind(const fc_trainer *tr, uint32_t key);
@@ -253,7 +251,7 @@ static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) 
   size_t s, total = 0, cap_key[FC_G_NTYPES] = {0};
   int pass, k;
   fenci_rc rc = FENCI_OK;
-  if (fc_kmap_init(&m, a, (size_t)1 << 20)) {
+  if (fc_kmap_init(&m, a, (size_t)1 << 16)) { /* grows by doubling */
     fc_kmap_free(&m, a);
     return FENCI_NOMEM;
   }
@@ -337,9 +335,7 @@ static fenci_rc fc_train_index(fc_trainer *tr, fc_tdata *d, uint32_t min_count) 
     size_t nw = tr->n_groups[t] * (size_t)fc_feat_types[t].n_blocks * 4;
     tr->nw[t] = nw;
     nw *= (size_t)tr->n_copies;
-    tr->w[t] = fc_calloc(a, nw ? nw : 1, sizeof *tr->w[t]);
-    tr->acc[t] = fc_calloc(a, nw ? nw : 1, sizeof *tr->acc[t]);
-    if (!tr->w[t] || !tr->acc[t]) return FENCI_NOMEM;
+    if (fc_avg_init(&tr->wt[t], nw, a)) return FENCI_NOMEM;
   }
   tr->pf_has = fc_calloc(a, tr->n_pf ? tr->n_pf : 1, 1);
   if (!tr->pf_has) return FENCI_NOMEM;
@@ -737,7 +733,7 @@ static void fc_train_emis(const fc_trainer *tr, const fc_tdata *d, size_t s, int
   for (k = 0; k < tr->n_types; k++) {
     int t = tr->types[k], nb = fc_feat_types[t].n_blocks, b;
     const int *off = fc_feat_types[t].off;
-    const int32_t *w = tr->w[t];
+    const int32_t *w = tr->wt[t].w;
     const int32_t *ws = tr->n_copies > 1 ? w + (1 + (size_t)d->std[s]) * tr->nw[t] : NULL;
     ptrdiff_t j, lo, hi;
     fc_feat_anchors(t, n, &lo, &hi);
@@ -772,23 +768,13 @@ static void fc_train_emis(const fc_trainer *tr, const fc_tdata *d, size_t s, int
  * of standard std. */
 static void fc_train_upd(fc_trainer *tr, int t, int32_t g, int b, int tag, int delta, int std) {
   size_t idx = (((size_t)g * (size_t)fc_feat_types[t].n_blocks + (size_t)b) * 4) + (size_t)tag;
-  tr->w[t][idx] += delta;
-  tr->acc[t][idx] += tr->c * delta;
-  if (tr->n_copies > 1) {
-    idx += (1 + (size_t)std) * tr->nw[t];
-    tr->w[t][idx] += delta;
-    tr->acc[t][idx] += tr->c * delta;
-  }
+  fc_avg_add(&tr->wt[t], idx, delta, tr->c);
+  if (tr->n_copies > 1) fc_avg_add(&tr->wt[t], idx + (1 + (size_t)std) * tr->nw[t], delta, tr->c);
 }
 
 static void fc_train_tupd(fc_trainer *tr, int idx, int delta, int std) {
-  tr->tw[idx] += delta;
-  tr->tacc[idx] += tr->c * delta;
-  if (tr->n_copies > 1) {
-    idx += (1 + std) * 24;
-    tr->tw[idx] += delta;
-    tr->tacc[idx] += tr->c * delta;
-  }
+  fc_avg_add(&tr->tw, (size_t)idx, delta, tr->c);
+  if (tr->n_copies > 1) fc_avg_add(&tr->tw, (size_t)idx + (1 + (size_t)std) * 24, delta, tr->c);
 }
 
 /* Perceptron update for sentence s: gold features +1, predicted -1. */
@@ -832,21 +818,17 @@ static void fc_train_update(fc_trainer *tr, const fc_tdata *d, size_t s, const u
 
 /* ------------------------------------------------------------ writing */
 
-static double fc_train_avg(const fc_trainer *tr, int32_t w, int64_t acc) {
-  return (double)w - (double)acc / (double)tr->c;
-}
-
 /* The averaged weight idx of type t that the model gets: shared plus the
  * target standard's copy (copy 1). */
 static double fc_train_wavg(const fc_trainer *tr, int t, size_t idx) {
-  double v = fc_train_avg(tr, tr->w[t][idx], tr->acc[t][idx]);
-  if (tr->n_copies > 1) v += fc_train_avg(tr, tr->w[t][idx + tr->nw[t]], tr->acc[t][idx + tr->nw[t]]);
+  double v = fc_avg_value(&tr->wt[t], idx, tr->c);
+  if (tr->n_copies > 1) v += fc_avg_value(&tr->wt[t], idx + tr->nw[t], tr->c);
   return v;
 }
 
 static double fc_train_tavg(const fc_trainer *tr, int k) {
-  double v = fc_train_avg(tr, tr->tw[k], tr->tacc[k]);
-  if (tr->n_copies > 1) v += fc_train_avg(tr, tr->tw[k + 24], tr->tacc[k + 24]);
+  double v = fc_avg_value(&tr->tw, (size_t)k, tr->c);
+  if (tr->n_copies > 1) v += fc_avg_value(&tr->tw, (size_t)k + 24, tr->c);
   return v;
 }
 
@@ -1109,13 +1091,6 @@ static fenci_rc fc_train_eval(const fc_tdata *dv, const fc_corpus *dev, const ui
 
 /* ------------------------------------------------------------ driver */
 
-static uint64_t fc_train_rand(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
-
 static int fc_train_logf(const fc_train_opts *o, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -1152,23 +1127,109 @@ void fc_train_result_free(fc_train_result *r, const fenci_alloc *a) {
   memset(r, 0, sizeof *r);
 }
 
+/* The segmenter as a task of the perceptron core (perceptron.h). */
+typedef struct fc_segtask {
+  fc_trainer *tr;
+  const fc_tdata *td, *dv;
+  const fc_corpus *dev;
+  const fc_train_opts *o;
+  fc_train_result *res;
+  const fenci_alloc *a;
+  int32_t *emis;
+  uint8_t *bp, *pred;
+  uint8_t *segh, *segw; /* the last snapshot */
+  size_t segh_len, segw_len, kept;
+  fc_prf sc;
+  clock_t t0;
+  char *err;
+  size_t errlen;
+} fc_segtask;
+
+static fenci_rc fc_segtask_learn(void *ctx, size_t x, int64_t clock, size_t *wrong, size_t *total) {
+  fc_segtask *st = ctx;
+  fc_trainer *tr = st->tr;
+  const fc_tdata *td = st->td;
+  size_t n = td->su[x + 1] - td->su[x], i;
+  const uint8_t *gold = td->gold + td->su[x];
+  const int32_t *tw = tr->tw.w;
+  int32_t ctw[24];
+  int k;
+  tr->c = clock;
+  *total = n;
+  if (!n) return FENCI_OK;
+  if (tr->n_copies > 1) { /* shared plus the sentence's standard's transitions */
+    for (k = 0; k < 24; k++) ctw[k] = tr->tw.w[k] + tr->tw.w[(1 + td->std[x]) * 24 + k];
+    tw = ctw;
+  }
+  fc_train_emis(tr, td, x, st->emis);
+  fc_seg_viterbi(st->emis, n, tw, tw + 16, tw + 20, td->u + td->su[x], st->bp, st->pred);
+  for (i = 0; i < n; i++) *wrong += st->pred[i] != gold[i];
+  if (*wrong) fc_train_update(tr, td, x, st->pred);
+  return FENCI_OK;
+}
+
+static fenci_rc fc_segtask_snapshot(void *ctx, int64_t clock, double *score) {
+  fc_segtask *st = ctx;
+  fenci_rc rc;
+  st->tr->c = clock;
+  memset(&st->sc, 0, sizeof st->sc);
+  rc = fc_train_sections(st->tr, st->o->prune, &st->segh, &st->segh_len, &st->segw, &st->segw_len, &st->kept);
+  if (rc == FENCI_OK && st->dv->n_sent)
+    rc = fc_train_eval(st->dv, st->dev, st->segh, st->segh_len, st->segw, st->segw_len, st->res->segl,
+                       st->res->segl_len, st->a, &st->sc, st->err, st->errlen);
+  *score = st->dv->n_sent ? fc_prf_f1(&st->sc) : 0;
+  return rc;
+}
+
+static void fc_segtask_choose(void *ctx, int keep) {
+  fc_segtask *st = ctx;
+  fc_train_result *res = st->res;
+  if (keep) {
+    fc_free(st->a, res->segh);
+    fc_free(st->a, res->segw);
+    res->segh = st->segh;
+    res->segh_len = st->segh_len;
+    res->segw = st->segw;
+    res->segw_len = st->segw_len;
+    res->dev_f1 = st->dv->n_sent ? fc_prf_f1(&st->sc) : 0;
+    res->n_groups = st->kept;
+  } else {
+    fc_free(st->a, st->segh);
+    fc_free(st->a, st->segw);
+  }
+  st->segh = st->segw = NULL;
+}
+
+static int fc_segtask_report(void *ctx, const fc_pcp_iter *it) {
+  const fc_segtask *st = ctx;
+  const fc_prf *sc = &st->sc;
+  int dev = st->dv->n_sent != 0;
+  return fc_train_logf(st->o, "iter %d/%d: %zu sentences wrong (%.2f%% unit tags), dev P %.4f R %.4f F1 %.4f, %zu groups, %.1fs",
+                       it->iter, it->iters, it->examples_wrong,
+                       it->total ? 100.0 * (double)it->wrong / (double)it->total : 0.0,
+                       sc->pred && dev ? (double)sc->correct / (double)sc->pred : 0.0,
+                       sc->gold && dev ? (double)sc->correct / (double)sc->gold : 0.0, dev ? fc_prf_f1(sc) : 0.0,
+                       st->kept, (double)(clock() - st->t0) / CLOCKS_PER_SEC);
+}
+
 fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, const fc_corpus *dev,
                             const fc_train_opts *opts, const fenci_alloc *a, fc_train_result *res,
                             char *err, size_t errlen) {
   fc_train_opts o;
   fc_trainer tr;
   fc_tdata td, dv;
-  size_t *order = NULL, max_n = 0, s, n_groups = 0;
-  int32_t *emis = NULL;
-  uint8_t *bp = NULL, *pred = NULL;
-  uint64_t rng;
-  int it, k, since_best = 0, ran = 0; /* ran: iterations done (the loop may stop early) */
-  double best = -1;
+  fc_segtask st;
+  fc_pcp_task task;
+  fc_pcp_opts po;
+  fc_pcp_result pr;
+  size_t max_n = 0, s, n_groups = 0;
+  int k;
   char names[128];
   fenci_rc rc;
-  clock_t t0 = clock();
 
   memset(res, 0, sizeof *res);
+  memset(&st, 0, sizeof st);
+  memset(&pr, 0, sizeof pr);
   if (!lex || !train) return FENCI_BADARG;
   if (opts) o = *opts;
   else fc_train_opts_init(&o);
@@ -1201,6 +1262,7 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
   if (rc == FENCI_OK && (tr.mask & ((1u << FC_G_TLEX) | (1u << FC_G_TLEXU))))
     rc = fc_train_tlex(&tr, &td, o.folds, lex, o.words, o.words_len, &res->segl, &res->segl_len);
   if (rc == FENCI_OK) rc = fc_train_index(&tr, &td, o.min_count ? o.min_count : 1);
+  if (rc == FENCI_OK && fc_avg_init(&tr.tw, (size_t)tr.n_copies * 24, a)) rc = FENCI_NOMEM;
   if (rc == FENCI_OK) {
     for (k = 0; k < tr.n_types; k++) n_groups += tr.n_groups[tr.types[k]];
     if (fc_train_logf(&o, "training: %zu sentences, %zu units; dev: %zu sentences; templates %s; %zu feature groups (min count %u)",
@@ -1210,87 +1272,28 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
   if (rc == FENCI_OK) {
     for (s = 0; s < td.n_sent; s++)
       if (td.su[s + 1] - td.su[s] > max_n) max_n = td.su[s + 1] - td.su[s];
-    order = fc_malloc(a, td.n_sent * sizeof *order);
-    emis = fc_malloc(a, (max_n + 1) * 4 * sizeof *emis);
-    bp = fc_malloc(a, (max_n + 1) * 4);
-    pred = fc_malloc(a, max_n + 1);
-    if (!order || !emis || !bp || !pred) rc = FENCI_NOMEM;
+    st.emis = fc_malloc(a, (max_n + 1) * 4 * sizeof *st.emis);
+    st.bp = fc_malloc(a, (max_n + 1) * 4);
+    st.pred = fc_malloc(a, max_n + 1);
+    if (!st.emis || !st.bp || !st.pred) rc = FENCI_NOMEM;
   }
-  if (rc == FENCI_OK)
-    for (s = 0; s < td.n_sent; s++) order[s] = s;
-  rng = o.seed;
-  tr.c = 1;
-  for (it = 1; it <= o.iters && rc == FENCI_OK; it++) {
-    size_t errors = 0, kept = 0, tag_err = 0;
-    ran = it;
-    uint8_t *segh = NULL, *segw = NULL;
-    size_t segh_len = 0, segw_len = 0;
-    fc_prf sc;
-    double f1 = 0;
-    for (s = td.n_sent; s > 1; s--) {
-      size_t r = (size_t)(fc_train_rand(&rng) % s), tmp = order[s - 1];
-      order[s - 1] = order[r];
-      order[r] = tmp;
-    }
-    for (s = 0; s < td.n_sent; s++) {
-      size_t x = order[s], n = td.su[x + 1] - td.su[x], i;
-      const uint8_t *gold = td.gold + td.su[x];
-      int wrong = 0;
-      if (n) {
-        const int32_t *tw = tr.tw;
-        int32_t ctw[24];
-        if (tr.n_copies > 1) { /* shared plus the sentence's standard's transitions */
-          for (k = 0; k < 24; k++) ctw[k] = tr.tw[k] + tr.tw[(1 + td.std[x]) * 24 + k];
-          tw = ctw;
-        }
-        fc_train_emis(&tr, &td, x, emis);
-        fc_seg_viterbi(emis, n, tw, tw + 16, tw + 20, td.u + td.su[x], bp, pred);
-        for (i = 0; i < n; i++)
-          if (pred[i] != gold[i]) {
-            wrong = 1;
-            tag_err++;
-          }
-        if (wrong) {
-          errors++;
-          fc_train_update(&tr, &td, x, pred);
-        }
-      }
-      tr.c++;
-    }
-    rc = fc_train_sections(&tr, o.prune, &segh, &segh_len, &segw, &segw_len, &kept);
-    if (rc == FENCI_OK && dv.n_sent) {
-      rc = fc_train_eval(&dv, dev, segh, segh_len, segw, segw_len, res->segl, res->segl_len, a, &sc, err, errlen);
-      f1 = fc_prf_f1(&sc);
-    }
-    if (rc != FENCI_OK) {
-      fc_free(a, segh);
-      fc_free(a, segw);
-      break;
-    }
-    if (fc_train_logf(&o, "iter %d/%d: %zu sentences wrong (%.2f%% unit tags), dev P %.4f R %.4f F1 %.4f, %zu groups, %.1fs",
-                      it, o.iters, errors, td.n_u ? 100.0 * (double)tag_err / (double)td.n_u : 0.0,
-                      sc.pred && dv.n_sent ? (double)sc.correct / (double)sc.pred : 0.0,
-                      sc.gold && dv.n_sent ? (double)sc.correct / (double)sc.gold : 0.0, f1, kept,
-                      (double)(clock() - t0) / CLOCKS_PER_SEC))
-      rc = FENCI_STOPPED;
-    if (f1 > best || !dv.n_sent) {
-      best = f1;
-      since_best = 0;
-      fc_free(a, res->segh);
-      fc_free(a, res->segw);
-      res->segh = segh;
-      res->segh_len = segh_len;
-      res->segw = segw;
-      res->segw_len = segw_len;
-      res->dev_f1 = f1;
-      res->best_iter = it;
-      res->n_groups = kept;
-    } else {
-      fc_free(a, segh);
-      fc_free(a, segw);
-      since_best++;
-      if (o.patience > 0 && since_best >= o.patience) break;
-    }
+  if (rc == FENCI_OK) {
+    st.tr = &tr;
+    st.td = &td;
+    st.dv = &dv;
+    st.dev = dev;
+    st.o = &o;
+    st.res = res;
+    st.a = a;
+    st.t0 = clock();
+    st.err = err;
+    st.errlen = errlen;
+    task = (fc_pcp_task){.ctx = &st, .n_examples = td.n_sent, .has_dev = dv.n_sent != 0,
+                         .learn = fc_segtask_learn, .snapshot = fc_segtask_snapshot,
+                         .choose = fc_segtask_choose, .report = fc_segtask_report};
+    po = (fc_pcp_opts){.iters = o.iters, .patience = o.patience, .seed = o.seed};
+    rc = fc_pcp_train(&task, &po, a, &pr);
+    res->best_iter = pr.best_iter;
   }
   if (rc == FENCI_OK) {
     fc_buf mb;
@@ -1302,7 +1305,7 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
              "dev_sentences=%zu\nfeature_groups=%zu\n",
              FC_FEAT_VERSION, names, (unsigned)o.min_count, (unsigned)(o.sym_min_count ? o.sym_min_count : 1),
              (unsigned)tr.n_ids, o.prune, o.folds, (unsigned long long)o.seed,
-             ran, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
+             pr.ran, res->best_iter, res->dev_f1 * 100, td.n_sent, td.n_u, dv.n_sent, res->n_groups);
     if (o.n_also) { /* multi-criteria: say so (single-standard models keep their bytes) */
       size_t l = strlen(line);
       snprintf(line + l, sizeof line - l, "other_standards=%zu\n", o.n_also);
@@ -1317,10 +1320,11 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
     }
   }
   if (rc != FENCI_OK) fc_train_result_free(res, a);
-  fc_free(a, order);
-  fc_free(a, emis);
-  fc_free(a, bp);
-  fc_free(a, pred);
+  fc_free(a, st.segh); /* a snapshot not chosen (training stopped in between) */
+  fc_free(a, st.segw);
+  fc_free(a, st.emis);
+  fc_free(a, st.bp);
+  fc_free(a, st.pred);
   fc_trainer_free(&tr);
   fc_tdata_free(&td, a);
   fc_tdata_free(&dv, a);
