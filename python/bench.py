@@ -7,7 +7,8 @@
 
 FILE is cut one call per line: fenci.lcut with HMM=True and False (every
 line's list kept, and each dropped before the next call), then
-fenci.cut_batch with 1 and 2 threads, then fenci.lcut per line from 1 and
+@node-rs/jieba's cut() from node on FILE (make bench's driver, when
+bench/node_modules has it), then fenci.cut_batch with 1 and 2 threads, then fenci.lcut per line from 1 and
 from 2 Python threads (each thread a share of the lines; runs alternate,
 best of --reps each), then lcut of the whole text with enable_parallel(2)
 against without; --jieba-bytes N also times Debian's python3-jieba
@@ -151,6 +152,25 @@ def thread_figures(fenci, lines, mb, text, reps, path):
           (mb / best[1], mb / best[2], best[1] / best[2]), flush=True)
 
 
+def node_figures(path, mb, reps, fenci_mbs):
+    """@node-rs/jieba's cut() from node on the same file, in this run (bench's
+    driver: the whole process, each line cut and written; best of reps),
+    against fenci.lcut per line with each list dropped (fenci_mbs by HMM)."""
+    drv = os.path.join(ROOT, "bench", "jieba_node.js")
+    if not os.path.isdir(os.path.join(ROOT, "bench", "node_modules", "@node-rs", "jieba")):
+        print("@node-rs/jieba: not installed (make bench installs it: bench/setup.sh); skipped")
+        return
+    for hmm, engine in ((True, "rs-hmm"), (False, "rs")):
+        dt = 1e9
+        for _ in range(reps):
+            t = time.perf_counter()
+            subprocess.run(["node", drv, engine, path], stdout=subprocess.DEVNULL, check=True)
+            dt = min(dt, time.perf_counter() - t)
+        print("@node-rs/jieba cut() from node, HMM=%s, whole process: %.2f MB/s; fenci.lcut per line, HMM=%s, "
+              "each list dropped: %.2f MB/s: %.2fx (load average %s)"
+              % (hmm, mb / dt, hmm, fenci_mbs[hmm], fenci_mbs[hmm] * dt / mb, os.getloadavg()), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file", nargs="?")
@@ -184,13 +204,16 @@ def main():
     lines = text.splitlines()
     mb = sum(len(l.encode()) for l in lines) / 1e6
     print("input: %s, %.2f MB, %d lines; load average %s" % (a.file, mb, len(lines), os.getloadavg()))
+    dropped = {}
     for hmm in (True, False):
         dt = best(lambda: [fenci.lcut(l, HMM=hmm) for l in lines], a.reps)
         print("fenci.lcut per line, HMM=%s, every line's list kept: %.2f MB/s (%.2f MB per CPU-s)"
               % (hmm, mb / dt, mb / BEST_CPU))
         dt = best(lambda: drop_each(fenci.lcut, lines, hmm), a.reps)
+        dropped[hmm] = mb / dt
         print("fenci.lcut per line, HMM=%s, each list dropped before the next call: %.2f MB/s (%.2f MB per CPU-s)"
               % (hmm, mb / dt, mb / BEST_CPU))
+    node_figures(a.file, mb, a.reps, dropped)
     for hmm in (True, False):
         r = {}
         for th in (1, 2):
