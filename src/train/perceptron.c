@@ -66,7 +66,7 @@ fenci_rc fc_pcp_train(const fc_pcp_task *t, const fc_pcp_opts *o, const fenci_al
     st.iters = iters;
     st.score = score;
     if (t->report && t->report(t->ctx, &st)) rc = FENCI_STOPPED;
-    if (score > best) {
+    if (r->best_iter == 0 || score > best) { /* (a NaN score never beats the first) */
       t->choose(t->ctx, 1);
       best = score;
       r->best_iter = it;

@@ -51,8 +51,8 @@ typedef struct fc_pcp_task {
   size_t n_examples;
   int has_dev;
   /* Decodes example x with the current weights and, where that is wrong,
-   * updates them at clock (fc_avg_add); adds its positions decoded wrong
-   * and in all to *wrong and *total. */
+   * updates them at clock (fc_avg_add); sets *wrong and *total (0 on
+   * entry) to its positions decoded wrong and in all. */
   fenci_rc (*learn)(void *ctx, size_t x, int64_t clock, size_t *wrong, size_t *total);
   /* Builds the model of the averaged weights at clock exactly as it will be
    * stored and, with dev data, sets *score (higher is better). */
@@ -78,7 +78,7 @@ typedef struct fc_pcp_result {
 
 /* Runs the iterations: every example once per iteration in a shuffled
  * order, then a snapshot; the best snapshot on dev is kept (without dev
- * the last).  FENCI_OK, FENCI_NOMEM, FENCI_STOPPED (report asked to stop)
+ * the last; the first whatever its score, so one is always kept).  FENCI_OK, FENCI_NOMEM, FENCI_STOPPED (report asked to stop)
  * or what a callback returned. */
 fenci_rc fc_pcp_train(const fc_pcp_task *t, const fc_pcp_opts *o, const fenci_alloc *a, fc_pcp_result *r);
 

@@ -1163,7 +1163,7 @@ static fenci_rc fc_segtask_learn(void *ctx, size_t x, int64_t clock, size_t *wro
   }
   fc_train_emis(tr, td, x, st->emis);
   fc_seg_viterbi(st->emis, n, tw, tw + 16, tw + 20, td->u + td->su[x], st->bp, st->pred);
-  for (i = 0; i < n; i++) *wrong += st->pred[i] != gold[i];
+  for (i = 0; i < n; i++) *wrong += st->pred[i] != gold[i]; /* from 0 (perceptron.h) */
   if (*wrong) fc_train_update(tr, td, x, st->pred);
   return FENCI_OK;
 }

@@ -96,6 +96,25 @@ int main(void) {
       if (v->e[i].start >= us && v->e[i].end <= uend) inside++;
     OK(inside == 0, "%zu entities inside the URL or the e-mail address", inside);
   }
+  {
+    /* a name and a time that overlap: a name wholly inside the time is
+     * dropped (the recogniser tags 日 of 十二日美方 as a place), a name
+     * crossing its edge wins (日本 over 3日), a time may end the line */
+    static const char a[] = "十二日美方", b[] = "东京3日本", c[] = "他在6日";
+    v->n = 0;
+    INT_EQ(fenci_entities(t, a, strlen(a), collect, v), FENCI_OK);
+    OK(find(v, a, "十二日", FENCI_ENT_TIME) != NULL && v->e[0].type == FENCI_ENT_TIME, "十二日 TIME, first");
+    OK(v->n >= 1 && (v->n == 1 || v->e[1].start >= v->e[0].end), "nothing inside 十二日 (%zu entities)", v->n);
+    v->n = 0;
+    INT_EQ(fenci_entities(t, b, strlen(b), collect, v), FENCI_OK);
+    OK(find(v, b, "日本", FENCI_ENT_LOC) != NULL, "日本 LOC crosses 3日");
+    OK(find(v, b, "3日", FENCI_ENT_TIME) == NULL, "3日 under 日本 is dropped");
+    check_order(v, strlen(b), "crossing");
+    v->n = 0;
+    INT_EQ(fenci_entities(t, c, strlen(c), collect, v), FENCI_OK);
+    e = find(v, c, "6日", FENCI_ENT_TIME);
+    OK(e && e->cend == 4, "6日 at the end of the line");
+  }
   /* stopping */
   v->n = 0;
   v->stop_after = 2;
