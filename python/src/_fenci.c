@@ -815,6 +815,11 @@ done:
  * items itself (the next ones not taken) until it is, so it is never idle
  * while there is work, and building the lists overlaps the workers. */
 
+/* cut_batch takes the GIL back once a window of this many items, or of
+ * this many bytes of text, is segmented (see Seg_cut_batch). */
+#define BATCH_WINDOW 1024
+#define BATCH_WINDOW_BYTES (1u << 20)
+
 typedef struct batch_item {
   const char *text;
   size_t len;
@@ -975,11 +980,21 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
     ready = it->done;
     pthread_mutex_unlock(&b.mu);
     if (!ready) {
+      /* Without the GIL until a window of items from i on is done (or the
+       * batch), not item i alone: each taking of the GIL back may wait a
+       * whole switch interval (5 ms) behind a busy Python thread, so one
+       * round trip per item made a batch of 60,000 short lines take
+       * minutes beside one. */
+      size_t want = (size_t)i, bytes = 0;
+      while (want < b.nitems && want - (size_t)i < BATCH_WINDOW && bytes < BATCH_WINDOW_BYTES)
+        bytes += b.items[want++].len;
       Py_BEGIN_ALLOW_THREADS
+      size_t c = (size_t)i; /* items i .. c - 1 are done */
       for (;;) {
         size_t j;
         pthread_mutex_lock(&b.mu);
-        if (it->done) {
+        while (c < want && b.items[c].done) c++;
+        if (c >= want) {
           pthread_mutex_unlock(&b.mu);
           break;
         }
@@ -989,9 +1004,8 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
           batch_do(&b, ws[0].t, &mytv, j);
           continue;
         }
-        while (!it->done) pthread_cond_wait(&b.cv, &b.mu);
+        while (!b.items[c].done) pthread_cond_wait(&b.cv, &b.mu);
         pthread_mutex_unlock(&b.mu);
-        break;
       }
       Py_END_ALLOW_THREADS
     }
