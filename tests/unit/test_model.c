@@ -363,25 +363,7 @@ static void test_mapped_rename(const char *dir, const uint8_t *img, size_t len, 
 }
 
 /* Out of memory while reading: every failing allocation gives FENCI_NOMEM
- * and leaks nothing (a failing allocator, N = 1, 2, ...). */
-typedef struct oom {
-  long count, fail_at, live;
-} oom;
-
-static void *oom_fn(void *ud, void *p, size_t n) {
-  oom *o = ud;
-  void *q;
-  if (n == 0) {
-    if (p) o->live--;
-    free(p);
-    return NULL;
-  }
-  if (++o->count == o->fail_at) return NULL;
-  q = realloc(p, n);
-  if (q && !p) o->live++;
-  return q;
-}
-
+ * and leaks nothing (harness.h's failing allocator, N = 1, 2, ...). */
 static void test_read_oom(const char *dir, const uint8_t *img, size_t len) {
   char path[300], err[256];
   long n;
@@ -389,13 +371,13 @@ static void test_read_oom(const char *dir, const uint8_t *img, size_t len) {
   snprintf(path, sizeof path, "%s/oom.fenci", dir);
   if (write_file(path, img, len) != 0) return;
   for (n = 1; n < 1000; n++) {
-    oom o;
+    th_fault o;
     fenci_alloc a;
     fenci_model *m = NULL;
     fenci_rc rc;
     memset(&o, 0, sizeof o);
     o.fail_at = n;
-    a.fn = oom_fn;
+    a.fn = th_fault_fn;
     a.ud = &o;
     rc = fenci_model_open_ex(&m, path, FENCI_OPEN_READ, &a, err, sizeof err);
     fenci_model_free(m);

@@ -91,16 +91,8 @@ static int tp_report(void *ctx, const fc_pcp_iter *it) {
 }
 
 static fc_pcp_task tp_make(tp_task *t, int has_dev) {
-  fc_pcp_task k;
-  memset(&k, 0, sizeof k);
-  k.ctx = t;
-  k.n_examples = TP_N;
-  k.has_dev = has_dev;
-  k.learn = tp_learn;
-  k.snapshot = tp_snapshot;
-  k.choose = tp_choose;
-  k.report = tp_report;
-  return k;
+  return (fc_pcp_task){.ctx = t, .n_examples = TP_N, .has_dev = has_dev, .learn = tp_learn,
+                       .snapshot = tp_snapshot, .choose = tp_choose, .report = tp_report};
 }
 
 static void test_loop(void) {
