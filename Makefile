@@ -103,7 +103,17 @@ models/lexicon.fenci: fenci models.mk tools/pd2seg.sh $(BUILD)/models/pos.train 
 	$(POS_TRAIN) -o $(BUILD)/models/lexicon.posdev
 	$(call fc_refit,pos,accuracy,$(BUILD)/models/lexicon.posdev,$(POS_REFIT)) -o $(BUILD)/models/lexicon.pos
 	$(NER_TRAIN) --lexicon $(BUILD)/models/lexicon.pos -o $(BUILD)/models/lexicon.nerdev
-	$(call fc_refit,ner,f1,$(BUILD)/models/lexicon.nerdev,$(NER_REFIT)) --lexicon $(BUILD)/models/lexicon.pos -o $@
+	$(call fc_refit,ner,f1,$(BUILD)/models/lexicon.nerdev,$(NER_REFIT)) --lexicon $(BUILD)/models/lexicon.pos -o $(BUILD)/models/lexicon.ner
+	$(BIGRAM_COUNT) $(BUILD)/models/lexicon.ner -o $@
+
+# The word bigrams that resolve overlapping ambiguities (src/bigram.h): the
+# training text of the three segmenters (People's Daily without its dev days,
+# msra-ner train without its last 10 %, CTB6 train), without the ambiguity
+# suite's sentences (eval/ambiguity/README.md).
+BIGRAM_COUNT = sed -E 's\#/[a-z]+( |$$)\#\1\#g' $(BUILD)/models/msr.train > $(BUILD)/data/msr_train.seg && \
+  /usr/bin/python3 eval/ambiguity/score.py --sentences --data $(DATA) > $(BUILD)/data/ambiguity.sentences && \
+  ./fenci bigram --corpus $(BUILD)/data/pd_train.seg --corpus $(BUILD)/data/msr_train.seg \
+    --corpus $(DATA)/ctb6/ctb6.train.seg --exclude $(BUILD)/data/ambiguity.sentences
 
 # Traditional Chinese: the default model on the SIGHAN 2005 CITYU and AS tests
 # (the models are trained on simplified text; features map traditional to

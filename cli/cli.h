@@ -13,6 +13,7 @@ int fc_cmd_check(int argc, char **argv);
 int fc_cmd_dump(int argc, char **argv);
 int fc_cmd_keywords(int argc, char **argv);
 int fc_cmd_idf(int argc, char **argv);
+int fc_cmd_bigram(int argc, char **argv);
 /* index and search: run the fenci-sqlite program (cli/helper.c) */
 int fc_cmd_sqlite(int argc, char **argv);
 

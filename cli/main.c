@@ -33,6 +33,7 @@ static void fc_usage(FILE *f) {
           "  dump     print a model file's header, sections and metadata\n"
           "  keywords the keywords of documents (TF-IDF or TextRank)\n"
           "  idf      add the keyword tables (IDF, stop words) to a model file\n"
+          "  bigram   add the word-bigram table (overlapping ambiguities) to a lexicon file\n"
           "  index    index text files into an SQLite full-text index (needs make sqlite)\n"
           "  search   search such an index: fenci search DB \"北京 OR 上海\"\n"
           "\n"
@@ -65,6 +66,7 @@ static int fc_run(int argc, char **argv) {
   if (!strcmp(cmd, "dump")) return fc_cmd_dump(argc - 1, argv + 1);
   if (!strcmp(cmd, "keywords")) return fc_cmd_keywords(argc - 1, argv + 1);
   if (!strcmp(cmd, "idf")) return fc_cmd_idf(argc - 1, argv + 1);
+  if (!strcmp(cmd, "bigram")) return fc_cmd_bigram(argc - 1, argv + 1);
   if (!strcmp(cmd, "index") || !strcmp(cmd, "search")) return fc_cmd_sqlite(argc - 1, argv + 1);
   fprintf(stderr, "fenci: unknown command '%s' (try 'fenci --help')\n", cmd);
   return 2;

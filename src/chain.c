@@ -194,14 +194,16 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
                 nover++;
               }
             } else if ((w & 0xFF) == FC_CHAIN_GDENSE) {
-              uint32_t first = w >> 8, nw = (L + 1) / 2, noff;
+              /* the rows' header is read (and checked) in stage 3: reading
+               * it here would wait for its miss */
+              uint32_t first = w >> 8;
               if (first < c->n_pairs) {
-                noff = (fc_rd32(c->pairs + (size_t)first * 4) >> 8) & 0xFF;
-                if ((size_t)noff * nw <= c->n_pairs - first - 1) {
-                  x[0] = first << 8 | 0xFE; /* 0xFE: grouped rows */
-                  __builtin_prefetch(c->pairs + (size_t)first * 4 + 64);
-                  nover++;
-                }
+                const uint8_t *r = c->pairs + (size_t)first * 4;
+                x[0] = first << 8 | 0xFE; /* 0xFE: grouped rows */
+                __builtin_prefetch(r);
+                __builtin_prefetch(r + 64);
+                __builtin_prefetch(r + 128);
+                nover++;
               }
             } else if ((w & 0xFF) == FC_CHAIN_OVER) {
               uint32_t first = w >> 8, cnt = fc_rd32(slot + 8);
@@ -236,6 +238,7 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
         if (cnt == 0xFE) { /* grouped rows, each at its offset from the anchor */
           uint32_t hdr = fc_rd32(c->pairs + (size_t)first * 4), noff = (hdr >> 8) & 0xFF, r, nw = (L + 1) / 2;
           ptrdiff_t p = a + (int8_t)(uint8_t)hdr;
+          if ((size_t)noff * nw > c->n_pairs - first - 1) continue; /* rows past the section */
           for (r = 0; r < noff; r++, p++) {
             if (p >= 0 && (size_t)p < n)
               fc_chain_add_row(emit + (size_t)p * L, c->pairs + ((size_t)first + 1 + (size_t)r * nw) * 4, L);

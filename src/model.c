@@ -253,6 +253,13 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
       if (rc != FENCI_OK) return rc;
     }
   }
+  {
+    const fc_section *bg = fc_fmt_find(&m->file, "LEXB");
+    if (bg) {
+      rc = fc_bigram_view(&m->bigram, bg->data, bg->size, m->n_words, err, errlen);
+      if (rc != FENCI_OK) return rc;
+    }
+  }
   /* keyword tables (optional): sizes checked against the lexicon here */
   rc = fc_kwtable_view(&m->kw, &m->file, m->n_words, err, errlen);
   if (rc != FENCI_OK) return rc;

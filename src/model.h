@@ -14,6 +14,7 @@
 #include "pairs.h"
 #include "kwtable.h"
 #include "postag.h"
+#include "bigram.h"
 
 #define FC_UNK_LO 0x4E00u /* the unknown-word table covers the main CJK block */
 #define FC_UNK_HI 0x9FFFu
@@ -50,6 +51,7 @@ struct fenci_model {
   uint16_t pos_tag[64];   /* POS label -> tag id (fenci_tag_name) */
   size_t n_names;         /* tag ids 1..n_names: the lexicon's n_tags, then POS tags it lacks */
   fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */
+  fc_bigram bigram;       /* LEXB: word bigrams for overlapping ambiguities (slots NULL when absent) */
   fc_kwtable kw;          /* KIDF, KSTP: keyword IDF values and stop words (each may be absent) */
   int verify_crc;         /* verify the body CRC while opening (FENCI_OPEN_VERIFY) */
   uint32_t *first;        /* FC_UNK_LO..FC_UNK_HI, two words each: the trie node after

@@ -76,10 +76,9 @@ static int fc_ner_grow(fc_ner_work *w, size_t n, const fenci_alloc *a) {
 /* The class of a lexicon word's tag for the features: its tag, persons'
  * nr and nrfg as one (the part-of-speech tags of the other words tell
  * the contexts apart: a verb after a name, a place word before 省). */
-static uint8_t fc_ner_tagclass(const fenci_model *m, uint32_t word) {
+static uint8_t fc_ner_tagclass(const fenci_model *m, uint32_t word, uint16_t nr, uint16_t nrfg) {
   uint16_t id = fc_model_tag(m, word);
-  const char *t = fenci_tag_name(m, id);
-  if (!strcmp(t, "nr") || !strcmp(t, "nrfg")) return 1;
+  if (id && (id == nr || id == nrfg)) return 1;
   return (uint8_t)(id < 200 ? id + 8 : 7);
 }
 
@@ -121,10 +120,21 @@ static uint8_t fc_ner_gtypes(uint32_t v, int fold) {
   return r;
 }
 
+/* How many characters ahead the gazetteer and pair lookups are prefetched. */
+#define FC_NER_AHEAD 8
+
+/* The home slot of hash h (fc_ner_gaz_find's first probe). */
+static inline const uint8_t *fc_ner_gaz_home(const fc_ner_gaz *g, uint64_t h) {
+  return g->slots + (size_t)(((h >> 32) * g->n_slots) >> 32) * 8;
+}
+
 static void fc_ner_gaz_mark(fc_ner_work *w, const fc_ner_gaz *g, size_t n) {
   size_t i, len, j;
+  for (i = 0; i < FC_NER_AHEAD && i < n; i++) __builtin_prefetch(fc_ner_gaz_home(g, fc_ner_gstep(0, w->cp[i])));
   for (i = 0; i < n; i++) {
     uint64_t h = 0;
+    /* every walk starts with a miss on its first character's slot */
+    if (i + FC_NER_AHEAD < n) __builtin_prefetch(fc_ner_gaz_home(g, fc_ner_gstep(0, w->cp[i + FC_NER_AHEAD])));
     if (w->cls[i] == FC_C_SPACE) continue;
     for (len = 1; len <= FC_NER_GMAX && i + len <= n; len++) {
       uint32_t v;
@@ -149,6 +159,7 @@ static void fc_ner_gaz_mark(fc_ner_work *w, const fc_ner_gaz *g, size_t n) {
 fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cps, size_t n,
                         const fenci_alloc *a) {
   size_t i, o = 0;
+  uint16_t nr, nrfg;
   if (fc_ner_grow(w, n, a)) return FENCI_NOMEM;
   for (i = 0; i < n; i++) {
     uint32_t c = fc_ner_norm(cps[i]);
@@ -167,9 +178,16 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
   }
   w->noff[n] = (uint32_t)o;
   if (!m) return FENCI_OK;
+  nr = fc_model_tag_id(m, "nr", 2);
+  nrfg = fc_model_tag_id(m, "nrfg", 4);
   for (i = 0; i < n; i++) {
     fc_dat_match mt[FC_MAXM];
     size_t end = i + FC_NER_LEXMAX < n ? i + FC_NER_LEXMAX : n, k, nm, j, run;
+    if (m->pairs.slots && i + FC_NER_AHEAD + 1 < n) { /* the pair step's miss, ahead */
+      uint32_t c0 = w->cp[i + FC_NER_AHEAD], c1 = w->cp[i + FC_NER_AHEAD + 1];
+      if (c0 >= FC_PAIR_LO && c0 <= FC_PAIR_HI && c1 >= FC_PAIR_LO && c1 <= FC_PAIR_HI)
+        __builtin_prefetch(fc_pairs_home_slot(&m->pairs, c0, c1));
+    }
     if (w->cls[i] != FC_C_HAN) continue;
     /* a run of main-block characters takes the lexicon's cached first and
      * pair steps (lookup.h), the rest the trie walk byte by byte */
@@ -191,7 +209,7 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
           break;
         }
       if (len < 2) continue;
-      tc = fc_ner_tagclass(m, mt[k].value);
+      tc = fc_ner_tagclass(m, mt[k].value, nr, nrfg);
       if (len >= w->lb[i]) w->lb[i] = (uint8_t)len, w->tb[i] = tc, w->wb[i] = mt[k].value;
       if (len >= w->le[i + len - 1])
         w->le[i + len - 1] = (uint8_t)len, w->te[i + len - 1] = tc, w->we[i + len - 1] = mt[k].value;

@@ -320,6 +320,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     }
     rc = fc_segmodel_tag(m->seg, t->ss, s->u, s->n, t->tags);
     if (rc != FENCI_OK) return rc;
+    fc_bigram_resolve(s, m, t->tags);
     /* a token ends after E or S, and always before a forced B/S */
     for (i = 0, from = 0; i < s->n; i++) {
       uint8_t tg = t->tags[i];

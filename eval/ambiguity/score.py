@@ -277,6 +277,8 @@ def main():
     ap.add_argument("--by-source", action="store_true", help="also the textbook and the corpus sentences apart")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every sentence not fully right")
     ap.add_argument("--check", action="store_true", help="validate the suite and print its composition")
+    ap.add_argument("--sentences", action="store_true",
+                    help="print the suite's sentences, one a line (make models leaves them out of the bigram counts)")
     ap.add_argument("--data", default=os.path.join(HERE, "..", "..", "..", "shared", "data"),
                     help="the corpora, for the text of the corpus sentences (default: %(default)s)")
     args = ap.parse_args()
@@ -289,6 +291,10 @@ def main():
             return 0
         n_all = len(items)
         items = resolve(items, args.data)
+        if args.sentences:
+            for it in items:
+                print(it.sentence)
+            return 0
         if args.check:
             note = ""
             if n_corpus:
