@@ -296,6 +296,7 @@ static int fc_bigram_stretch(const fc_scan *s, const fenci_model *m, uint8_t *ta
     for (e = p; !fc_bigram_ends(s, tags, e); e++) {
     }
     e++;
+    if (u[p].lb < e - p || u[e - 1].le < e - p) return 0; /* no lexicon word: no lookup needed */
     for (q = p; q < e; q++) {
       numeral &= fc_bigram_numeral(u[q].cp);
       model_cut[q - ra] = q + 1 == e;
@@ -344,7 +345,8 @@ void fc_bigram_resolve(const fc_scan *s, const fenci_model *m, uint8_t *tags) {
     for (j = i; !fc_bigram_ends(s, tags, j); j++) {
     }
     j++; /* the model's word is [i, j) */
-    if (j - i < 2 || !u[i].h3) continue;
+    /* (a lexicon word is never longer than the longest from its start) */
+    if (j - i < 2 || !u[i].h3 || u[i].lb < j - i) continue;
     /* a lexicon word that crosses this word's end or its start */
     lo = i;
     hi = j;
