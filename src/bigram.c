@@ -278,6 +278,81 @@ static int fc_bigram_crossing(const uint8_t *c1, const uint8_t *c2, size_t len) 
   return 0;
 }
 
+/* The bigram cost of the reading of units [ra, rb) whose word ends cut
+ * marks (relative), between the words left and right; HUGE_VAL when a
+ * word of two units or more is no lexicon word, or when the cost reaches
+ * bound (costs are never negative). */
+static double fc_bigram_reading(const fc_scan *s, const fenci_model *m, size_t ra, size_t rb, const uint8_t *cut,
+                                uint32_t left, uint32_t right, double bound) {
+  double c = 0;
+  uint32_t prev = left, w;
+  size_t p, e;
+  for (p = ra; p < rb; p = e) {
+    for (e = p; !cut[e - ra]; e++) {
+    }
+    e++;
+    w = fc_bigram_word(s, m, p, e);
+    if (w == FC_BIGRAM_NONE && e - p > 1) return HUGE_VAL;
+    if ((c += fc_bigram_cost(m, prev, w)) >= bound) return HUGE_VAL;
+    prev = w;
+  }
+  c += fc_bigram_cost(m, prev, right);
+  return c < bound ? c : HUGE_VAL;
+}
+
+/* The readings that differ from the model's (model_cut) by one lexicon
+ * word X crossing a word of it, X's pieces of the model's words cut off as
+ * words of their own: the cheapest under bound into cut, and its cost
+ * (HUGE_VAL when none).  X runs over the lexicon words that start inside a
+ * word of the model and end past it, and the longest one ending inside a
+ * word of the model that starts before it. */
+static double fc_bigram_alternatives(const fc_scan *s, const fenci_model *m, size_t ra, size_t rb,
+                                     const uint8_t *model_cut, uint32_t left, uint32_t right, double bound,
+                                     uint8_t *cut) {
+  const fc_unit *u = s->u;
+  size_t len = rb - ra, a, b, k, j;
+  uint8_t alt[FC_BIGRAM_SPAN];
+  double bc = HUGE_VAL;
+  for (a = ra; a < rb; a = b) {
+    for (b = a; !model_cut[b - ra]; b++) {
+    }
+    b++; /* the model's word [a, b) */
+    for (k = a + 1; k < b; k++) {
+      fc_dat_match lm[FC_MAXM];
+      size_t nl = u[k].lb >= 2 && k + u[k].lb > b ? fc_scan_lex_at(s, m, k, rb - k, lm) : 0;
+      for (j = 0; j < nl; j++) {
+        size_t l = k + lm[j].len / 3, q;
+        double c;
+        if (lm[j].len % 3 || l <= b || l > rb) continue;
+        /* X = [k, l): the model's ends inside it go, its own two come */
+        memcpy(alt, model_cut, len);
+        for (q = k; q + 1 < l; q++) alt[q - ra] = 0;
+        alt[k - 1 - ra] = 1;
+        alt[l - 1 - ra] = 1;
+        if ((c = fc_bigram_reading(s, m, ra, rb, alt, left, right, bound < bc ? bound : bc)) < bc) {
+          bc = c;
+          memcpy(cut, alt, len);
+        }
+      }
+    }
+    /* a word ending inside [a, b) that starts before a */
+    for (k = a + 1; k < b; k++) {
+      size_t st, q;
+      double c;
+      if (u[k - 1].le < 2 || k < u[k - 1].le || (st = k - u[k - 1].le) >= a || st < ra) continue;
+      memcpy(alt, model_cut, len);
+      for (q = st; q + 1 < k; q++) alt[q - ra] = 0;
+      if (st > ra) alt[st - 1 - ra] = 1;
+      alt[k - 1 - ra] = 1;
+      if ((c = fc_bigram_reading(s, m, ra, rb, alt, left, right, bound < bc ? bound : bc)) < bc) {
+        bc = c;
+        memcpy(cut, alt, len);
+      }
+    }
+  }
+  return bc;
+}
+
 /* Compares the readings of the model's words over [ra, rb) (all h3 units,
  * ends tested by fc_bigram_ends) and rewrites tags when another reading,
  * crossing one of the model's words, costs FC_BIGRAM_MARGIN nats less.
@@ -325,12 +400,26 @@ static int fc_bigram_stretch(const fc_scan *s, const fenci_model *m, uint8_t *ta
     prev = w[q];
   }
   mc += fc_bigram_cost(m, prev, right);
+  /* the readings one crossing word away first (cheap); only when one of
+   * them wins, the best reading of all, which must cross too (so that a
+   * reading merely joining or splitting the model's words never lets a
+   * crossing one in) */
+  if (fc_bigram_alternatives(s, m, ra, rb, model_cut, left, right, mc - FC_BIGRAM_MARGIN + 1e-9, cut) == HUGE_VAL)
+    return 0;
   bc = fc_bigram_best(s, m, ra, rb, left, right, mc - FC_BIGRAM_MARGIN, cut);
   if (!(bc + FC_BIGRAM_MARGIN <= mc) || !memcmp(cut, model_cut, rb - ra) ||
       !fc_bigram_crossing(model_cut, cut, rb - ra))
     return 0;
   fc_bigram_retag(tags, ra, rb, cut);
   return 1;
+}
+
+/* fc_bigram_ends over locals (the scan's fields are not reloaded per unit). */
+static inline int fc_bigram_ends_at(const fc_unit *u, size_t n, const uint8_t *tags, size_t i) {
+  uint8_t t = tags[i], f;
+  if (t == FC_TAG_E || t == FC_TAG_S || i + 1 >= n) return 1;
+  f = u[i + 1].force;
+  return f == 1 + FC_TAG_B || f == 1 + FC_TAG_S;
 }
 
 void fc_bigram_resolve(const fc_scan *s, const fenci_model *m, uint8_t *tags) {
@@ -342,7 +431,7 @@ void fc_bigram_resolve(const fc_scan *s, const fenci_model *m, uint8_t *tags) {
   if (!m->bigram.slots) return;
   for (; i < n; i = j) {
     size_t k, lo, hi, ra, rb;
-    for (j = i; !fc_bigram_ends(s, tags, j); j++) {
+    for (j = i; !fc_bigram_ends_at(u, n, tags, j); j++) {
     }
     j++; /* the model's word is [i, j) */
     /* (a lexicon word is never longer than the longest from its start) */
