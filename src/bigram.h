@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "buf.h"
+#include "chain.h"
 #include "fenci.h"
 
 #define FC_BIGRAM_MAGIC "FCBG"
@@ -35,16 +36,9 @@ typedef struct fc_bigram {
 /* Validates a LEXB section of a lexicon of n_words words. */
 fenci_rc fc_bigram_view(fc_bigram *b, const uint8_t *data, size_t size, size_t n_words, char *err, size_t errlen);
 
-/* The key of the pair (w1, w2); w2 FC_BIGRAM_NONE for w1's back-off entry. */
-static inline uint64_t fc_bigram_key(uint32_t w1, uint32_t w2) {
-  uint64_t x = (uint64_t)w1 << 32 | w2;
-  x ^= x >> 31;
-  x *= 0x9E3779B97F4A7C15ull;
-  x ^= x >> 29;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 32;
-  return x;
-}
+/* The key of the pair (w1, w2); w2 FC_BIGRAM_NONE for w1's back-off entry:
+ * the labellers' 64-bit mixer over w1 << 32 | w2. */
+static inline uint64_t fc_bigram_key(uint32_t w1, uint32_t w2) { return fc_chain_mix((uint64_t)w1 << 32 | w2); }
 
 /* The stored cost of key k in nats, or -1 when absent. */
 double fc_bigram_get(const fc_bigram *b, uint64_t k);
