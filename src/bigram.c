@@ -23,7 +23,8 @@ fenci_rc fc_bigram_view(fc_bigram *b, const uint8_t *data, size_t size, size_t n
   }
   b->n_slots = fc_rd32(data + 8);
   b->max_probe = fc_rd32(data + 12);
-  if (b->n_slots < 1 || b->max_probe >= b->n_slots || (size - FC_BIGRAM_HEAD) / 8 < b->n_slots ||
+  if (b->n_slots < 1 || b->max_probe >= b->n_slots || b->max_probe > FC_BIGRAM_MAX_PROBE ||
+      (size - FC_BIGRAM_HEAD) / 8 < b->n_slots ||
       fc_rd32(data + 16) != n_words) {
     fc_errf(err, errlen, "LEXB: bigram table header is inconsistent (or built for another lexicon)");
     memset(b, 0, sizeof *b);
@@ -56,12 +57,14 @@ double fc_bigram_get(const fc_bigram *b, uint64_t k) {
 }
 
 fenci_rc fc_bigram_build(const fc_bigram_entry *e, size_t n, size_t n_words, fc_buf *out, const fenci_alloc *a) {
-  uint32_t n_slots, maxp = 0;
+  uint32_t n_slots, maxp;
   uint8_t *tab, head[FC_BIGRAM_HEAD];
   fc_bigram b;
   size_t i;
   if (n > 0x7FFFFFFFu / 2 || n_words > 0xFFFFFFFEu) return FENCI_BADARG;
   n_slots = (uint32_t)(n + n / 2 + 1);
+again:
+  maxp = 0;
   tab = fc_calloc(a, n_slots, 8);
   if (!tab) return FENCI_NOMEM;
   b.slots = tab;
@@ -79,6 +82,12 @@ fenci_rc fc_bigram_build(const fc_bigram_entry *e, size_t n, size_t n_words, fc_
     fc_wr32(tab + (size_t)s * 8, fp);
     fc_wr32(tab + (size_t)s * 8 + 4, c < 0 ? 0u : c > 4e9 ? 4000000000u : (uint32_t)c);
     if (p > maxp) maxp = p;
+  }
+  if (maxp > FC_BIGRAM_MAX_PROBE) { /* a readable table bounds every probe: a sparser one */
+    fc_free(a, tab);
+    if (n_slots > 0x7FFFFFFFu / 2) return FENCI_BADARG;
+    n_slots = n_slots * 2 + 1;
+    goto again;
   }
   memset(head, 0, sizeof head);
   memcpy(head, FC_BIGRAM_MAGIC, 4);
@@ -103,7 +112,9 @@ static double fc_bigram_backoff(const fenci_model *m, uint32_t w1) {
  * plus w2's unigram cost, else the unigram cost alone. */
 static double fc_bigram_cost_bo(const fenci_model *m, uint32_t w1, double bo, uint32_t w2) {
   double c2, v;
-  if (bo >= 0 && (v = fc_bigram_get(&m->bigram, fc_bigram_key(w1, w2))) >= 0) return v;
+  /* (w1, NONE) is w1's back-off entry, not a pair: a unit that is no word
+   * pays the back-off and its own cost) */
+  if (bo >= 0 && w2 != FC_BIGRAM_NONE && (v = fc_bigram_get(&m->bigram, fc_bigram_key(w1, w2))) >= 0) return v;
   c2 = w2 == FC_BIGRAM_NONE ? m->oov_cost : fc_model_cost(m, w2);
   return bo >= 0 ? bo + c2 : c2;
 }
@@ -116,7 +127,8 @@ static double fc_bigram_cost(const fenci_model *m, uint32_t w1, uint32_t w2) {
  * (七十|一件 or 七十一|件) the bigrams do not know. */
 static int fc_bigram_numeral(uint32_t cp) {
   static const uint32_t num[] = {0x3007, 0x96F6, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03,
-                                 0x516B, 0x4E5D, 0x5341, 0x767E, 0x5343, 0x4E07, 0x4EBF, 0x4E24, 0x51E0};
+                                 0x516B, 0x4E5D, 0x5341, 0x767E, 0x5343, 0x4E07, 0x4EBF, 0x4E24, 0x51E0,
+                                 0x591A, 0x4F59}; /* and 多, 余: 一亿多, 七百多万 */
   size_t i;
   for (i = 0; i < sizeof num / sizeof num[0]; i++)
     if (cp == num[i]) return 1;
@@ -261,6 +273,11 @@ static void fc_bigram_retag(uint8_t *tags, size_t a, size_t b, const uint8_t *cu
 
 /* Whether a word of two units or more of one reading of [0, len) crosses
  * one of the other (the ends of their words marked in c1 and c2). */
+/* The crossing words a reading may bring: two characters.  Longer ones
+ * (工业园|地, 劳动保障部|门, 国大党|团 against 工业 园地...) are mostly names
+ * and compounds the CTB standard splits (chosen on CTB6 dev:
+ * docs/ARCHITECTURE.md). */
+#define FC_BIGRAM_CROSS_MAX 2
 static int fc_bigram_crossing(const uint8_t *c1, const uint8_t *c2, size_t len) {
   size_t a1, b1, a2, b2;
   for (a1 = 0; a1 < len; a1 = b1) {
@@ -272,7 +289,7 @@ static int fc_bigram_crossing(const uint8_t *c1, const uint8_t *c2, size_t len) 
       for (b2 = a2; !c2[b2]; b2++) {
       }
       b2++;
-      if (b2 - a2 >= 2 && ((a1 < a2 && a2 < b1 && b1 < b2) || (a2 < a1 && a1 < b2 && b2 < b1))) return 1;
+      if (b2 - a2 >= 2 && b2 - a2 <= FC_BIGRAM_CROSS_MAX && ((a1 < a2 && a2 < b1 && b1 < b2) || (a2 < a1 && a1 < b2 && b2 < b1))) return 1;
     }
   }
   return 0;
@@ -357,7 +374,17 @@ static double fc_bigram_alternatives(const fc_scan *s, const fenci_model *m, siz
  * ends tested by fc_bigram_ends) and rewrites tags when another reading,
  * crossing one of the model's words, costs FC_BIGRAM_MARGIN nats less.
  * Returns whether it did. */
-static int fc_bigram_stretch(const fc_scan *s, const fenci_model *m, uint8_t *tags, size_t ra, size_t rb) {
+/* Whether units [p, e) are a word of the user dictionary (edges of a scan
+ * that has them: fc_scan_run). */
+static int fc_bigram_user_word(const fc_scan *s, size_t p, size_t e) {
+  uint32_t k;
+  for (k = s->first[p]; k < s->first[p + 1]; k++)
+    if (s->e[k].to == e && (s->e[k].user == 1 || s->e[k].user == 2)) return 1;
+  return 0;
+}
+
+static int fc_bigram_stretch(const fc_scan *s, const fenci_model *m, uint8_t *tags, size_t ra, size_t rb,
+                             int user) {
   const fc_unit *u = s->u;
   uint8_t cut[FC_BIGRAM_SPAN], model_cut[FC_BIGRAM_SPAN];
   uint32_t w[FC_BIGRAM_SPAN], left = FC_BIGRAM_NONE, right = FC_BIGRAM_NONE, prev;
@@ -377,6 +404,7 @@ static int fc_bigram_stretch(const fc_scan *s, const fenci_model *m, uint8_t *ta
       model_cut[q - ra] = q + 1 == e;
     }
     if (numeral || (w[nw++] = fc_bigram_word(s, m, p, e)) == FC_BIGRAM_NONE) return 0;
+    if (user && fc_bigram_user_word(s, p, e)) return 0; /* the caller's word stays */
   }
   /* the words around: the model's, when lexicon words */
   if (ra > 0) {
@@ -422,7 +450,7 @@ static inline int fc_bigram_ends_at(const fc_unit *u, size_t n, const uint8_t *t
   return f == 1 + FC_TAG_B || f == 1 + FC_TAG_S;
 }
 
-void fc_bigram_resolve(const fc_scan *s, const fenci_model *m, uint8_t *tags) {
+void fc_bigram_resolve(const fc_scan *s, const fenci_model *m, int user, uint8_t *tags) {
   const fc_unit *u = s->u;
   const size_t n = s->n;
   /* floor: the end of the last stretch rewritten (nothing before it is
@@ -454,7 +482,7 @@ void fc_bigram_resolve(const fc_scan *s, const fenci_model *m, uint8_t *tags) {
       continue; /* too long, or compared already: the word after a crossing finds it again */
     seen_a = ra;
     seen_b = rb;
-    if (fc_bigram_stretch(s, m, tags, ra, rb)) {
+    if (fc_bigram_stretch(s, m, tags, ra, rb, user)) {
       floor = rb;
       j = rb;
     }

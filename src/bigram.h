@@ -27,6 +27,7 @@
 #define FC_BIGRAM_MARGIN 3.0 /* nats (chosen on dev: docs/ARCHITECTURE.md) */
 #endif
 #define FC_BIGRAM_SPAN 16          /* units of a stretch compared, at most */
+#define FC_BIGRAM_MAX_PROBE 255    /* a table's longest probe, at most (a lookup's bound) */
 
 typedef struct fc_bigram {
   const uint8_t *slots; /* n_slots x 8 bytes: u32 fingerprint (0 empty), u32 cost in 1/64 nats */
@@ -55,8 +56,10 @@ struct fc_scan;
 struct fenci_model;
 /* Rewrites the B/M/E/S tags of the n units of a scan (fused or not) where
  * a bigram-preferred reading of an overlapping ambiguity replaces the
- * model's words.  Units with a forced tag (user words) are never changed.
- * Needs the units' lb/le (a feats scan).  No allocation. */
-void fc_bigram_resolve(const struct fc_scan *s, const struct fenci_model *m, uint8_t *tags);
+ * model's words.  Units with a forced tag and, when user is set (a scan
+ * with edges: fc_scan_run), the words of the user dictionary are never
+ * changed.  Needs the units' lb/le and lat/mg (a feats scan with lat).
+ * No allocation. */
+void fc_bigram_resolve(const struct fc_scan *s, const struct fenci_model *m, int user, uint8_t *tags);
 
 #endif

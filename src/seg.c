@@ -308,7 +308,8 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   rc = fused ? fc_scan_units(s, chunk, len, use_model, a) : fc_scan_run(s, m, t->d, chunk, len, use_model, a);
   if (rc != FENCI_OK) return rc;
   if (fused && use_model) {
-    rc = fc_scan_lexfeats(s, m, fc_segmodel_uses_lat(m->seg), a);
+    /* the lattice path also tells the bigram step what is settled */
+    rc = fc_scan_lexfeats(s, m, fc_segmodel_uses_lat(m->seg) || m->bigram.slots, a);
     if (rc != FENCI_OK) return rc;
   }
   rc = fc_ensure_tokens(t, s->n + 1);
@@ -320,7 +321,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     }
     rc = fc_segmodel_tag(m->seg, t->ss, s->u, s->n, t->tags);
     if (rc != FENCI_OK) return rc;
-    fc_bigram_resolve(s, m, t->tags);
+    fc_bigram_resolve(s, m, !fused, t->tags);
     /* a token ends after E or S, and always before a forced B/S */
     for (i = 0, from = 0; i < s->n; i++) {
       uint8_t tg = t->tags[i];

@@ -58,6 +58,13 @@ static void test_table(void) {
   fc_wr32(out.data + 12, fc_rd32(out.data + 8)); /* max_probe >= n_slots */
   INT_EQ(fc_bigram_view(&b, out.data, out.len, 1000, err, sizeof err), FENCI_BADFORMAT);
   OK(b.slots == NULL, "a rejected table is not used");
+  /* a probe bound past FC_BIGRAM_MAX_PROBE (a full table would make every
+   * miss scan it): refused, whatever the table's size */
+  fc_wr32(out.data + 12, FC_BIGRAM_MAX_PROBE + 1);
+  OK(fc_rd32(out.data + 8) > FC_BIGRAM_MAX_PROBE + 1, "the table is large enough for the check");
+  INT_EQ(fc_bigram_view(&b, out.data, out.len, 1000, err, sizeof err), FENCI_BADFORMAT);
+  fc_wr32(out.data + 12, FC_BIGRAM_MAX_PROBE);
+  INT_EQ(fc_bigram_view(&b, out.data, out.len, 1000, err, sizeof err), FENCI_OK);
   fc_buf_free(&out);
   /* every allocation failing in turn: FENCI_NOMEM and nothing kept */
   for (k = 1; k < 10; k++) {
@@ -101,7 +108,21 @@ static void test_shipped(void) {
     cut_words(fast, "结婚的和尚未结婚的", out, sizeof out);
     STR_EQ(out, "结婚 的 和 尚未 结婚 的");
   }
-  /* a user word the caller wants is never undone */
+  /* a unit that is no word pays its own cost after a word with a back-off
+   * weight too (it was once free there: 冬泳选手不畏寒 -> 不畏 寒, pku) */
+  {
+    fenci_model *pm = NULL;
+    fenci_tagger *pt = NULL;
+    if (fenci_model_open(&pm, "models/pku.fenci", NULL, NULL, 0) == FENCI_OK &&
+        fenci_tagger_new(&pt, pm, FENCI_MODE_DEFAULT) == FENCI_OK) {
+      cut_words(pt, "冬泳选手不畏寒", out, sizeof out);
+      OK(strstr(out, "不 畏寒") != NULL, "%s", out);
+    }
+    fenci_tagger_free(pt);
+    fenci_model_free(pm);
+  }
+  /* a user word the caller wants is never undone, forced or with a
+   * frequency */
   if (t) {
     fenci_dict *d = NULL;
     const char *src = "和尚\n"; /* no frequency: a forced word */
@@ -111,6 +132,20 @@ static void test_shipped(void) {
       cut_words(t, "结婚的和尚未结婚的", out, sizeof out);
       OK(strstr(out, "和尚") != NULL, "a user word: %s", out);
       fenci_tagger_set_dict(t, NULL);
+      fenci_dict_free(d);
+      d = NULL;
+      src = "和尚 100000\n";
+      if (fenci_dict_new(&d, m, NULL) == FENCI_OK && fenci_dict_load_text(d, src, strlen(src), err, sizeof err) == FENCI_OK &&
+          fenci_tagger_set_dict(t, d) == FENCI_OK) {
+        cut_words(t, "结婚的和尚未结婚的", out, sizeof out);
+        OK(strstr(out, "和尚") != NULL, "a user word with a frequency: %s", out);
+        /* also inside a longer line */
+        cut_words(t, "我们说，结婚的和尚未结婚的", out, sizeof out);
+        OK(strstr(out, "和尚") != NULL, "%s", out);
+        fenci_tagger_set_dict(t, NULL);
+      } else {
+        OK(0, "dict: %s", err);
+      }
       fenci_dict_free(d);
     } else {
       OK(0, "dict: %s", err);
