@@ -6,9 +6,9 @@
  * cut crosses a lexicon word (an overlapping ambiguity, 交集型歧义), the
  * few segmentations of that stretch into lexicon words are compared by a
  * word-bigram model counted from the segmented training corpora, and the
- * model's words are replaced when the bigrams prefer another reading by
- * FC_BIGRAM_MARGIN nats or more (docs/ARCHITECTURE.md, "Overlapping
- * ambiguities").  Layout of LEXB in docs/FORMAT.md. */
+ * model's words are replaced when the bigrams prefer a reading that
+ * crosses them by FC_BIGRAM_MARGIN nats or more (docs/ARCHITECTURE.md,
+ * "Overlapping ambiguities").  Layout of LEXB in docs/FORMAT.md. */
 #ifndef FC_BIGRAM_H
 #define FC_BIGRAM_H
 
@@ -23,9 +23,7 @@
 #define FC_BIGRAM_HEAD 32
 #define FC_BIGRAM_NONE 0xFFFFFFFFu /* no word: a context that is no lexicon word */
 #define FC_BIGRAM_SCALE 64.0       /* stored costs are in 1/64 nats */
-#ifndef FC_BIGRAM_MARGIN
-#define FC_BIGRAM_MARGIN 3.0 /* nats (chosen on dev: docs/ARCHITECTURE.md) */
-#endif
+#define FC_BIGRAM_MARGIN 3.0       /* nats (chosen on dev: docs/ARCHITECTURE.md) */
 #define FC_BIGRAM_SPAN 16          /* units of a stretch compared, at most */
 #define FC_BIGRAM_MAX_PROBE 255    /* a table's longest probe, at most (a lookup's bound) */
 
