@@ -77,6 +77,12 @@ static int bg_add(bg_map *m, uint64_t k) {
   return 0;
 }
 
+/* fc_meta_lines' filter: the model's META lines but this command's own. */
+static int bg_meta_keep(const char *line, size_t n, void *ctx) {
+  (void)ctx;
+  return !(n >= 7 && !memcmp(line, "bigram_", 7));
+}
+
 static int bg_cmp(const void *a, const void *b) {
   const fc_bigram_entry *x = a, *y = b;
   if (x->w1 != y->w1) return x->w1 < y->w1 ? -1 : 1;
@@ -113,14 +119,12 @@ int fc_cmd_bigram(int argc, char **argv) {
   size_t n_words, ne = 0, k, nex = 0, skipped = 0, tokens = 0;
   char *ex_text = NULL, **ex = NULL, *scratch = NULL;
   fc_buf lexb, meta;
-  fc_writer w;
   uint8_t *img = NULL;
   size_t img_len = 0;
   fenci_rc rc = FENCI_OK;
   fc_opts o;
   fc_buf_init(&lexb, NULL);
   fc_buf_init(&meta, NULL);
-  fc_writer_init(&w, NULL);
   fc_opts_init(&o, "bigram", argc, argv);
   while (fc_opts_next(&o)) {
     if (!o.is_opt) {
@@ -256,30 +260,19 @@ int fc_cmd_bigram(int argc, char **argv) {
   rc = fc_bigram_build(e, ne, n_words, &lexb, NULL);
   if (rc != FENCI_OK) goto fail;
   {
+    /* the model's sections with LEXB replaced; its META without the
+     * bigram_ lines, then this table's */
     const fc_file *f = fc_model_file(m);
     const fc_section *me = fc_fmt_find(f, "META");
-    const char *mt = me ? (const char *)me->data : "";
-    size_t ml = me ? me->size : 0;
+    static const char *const tag[1] = {"LEXB"};
+    const void *data[1] = {lexb.data};
+    size_t lens[1] = {lexb.len};
     char line[96];
-    for (k = 0; k < f->n_sections && rc == FENCI_OK; k++) {
-      const fc_section *s = &f->sec[k];
-      if (!memcmp(s->tag, "LEXB", 4) || !memcmp(s->tag, "META", 4)) continue;
-      rc = fc_writer_add(&w, s->tag, s->data, s->size);
-    }
-    if (rc == FENCI_OK) rc = fc_writer_add(&w, "LEXB", lexb.data, lexb.len);
-    for (k = 0; k < ml && rc == FENCI_OK;) {
-      size_t e1 = k;
-      while (e1 < ml && mt[e1] != '\n') e1++;
-      if (e1 > k && !(e1 - k >= 7 && !memcmp(mt + k, "bigram_", 7)) &&
-          (fc_buf_put(&meta, mt + k, e1 - k) || fc_buf_putc(&meta, '\n')))
-        rc = FENCI_NOMEM;
-      k = e1 + 1;
-    }
+    if (fc_meta_lines(&meta, me ? (const char *)me->data : "", me ? me->size : 0, bg_meta_keep, NULL)) goto nomem;
     snprintf(line, sizeof line, "bigram_tokens=%zu\nbigram_entries=%zu\nbigram_min_count=%ld\n", tokens, ne,
              min_count);
-    if (rc == FENCI_OK && fc_buf_put(&meta, line, strlen(line))) rc = FENCI_NOMEM;
-    if (rc == FENCI_OK) rc = fc_writer_add(&w, "META", meta.data ? (const void *)meta.data : "", meta.len);
-    if (rc == FENCI_OK) rc = fc_writer_finish(&w, &img, &img_len);
+    if (fc_buf_put(&meta, line, strlen(line))) goto nomem;
+    rc = fc_fmt_rewrite(f, 1, tag, data, lens, meta.data, meta.len, NULL, &img, &img_len);
     if (rc != FENCI_OK) goto fail;
   }
   if (fc_cli_write_file("bigram", outp, img, img_len)) goto done;
@@ -293,7 +286,6 @@ fail:
   fprintf(stderr, "fenci bigram: %s\n", fenci_rc_str(rc));
 done:
   fenci_free(NULL, img);
-  fc_writer_free(&w);
   fc_buf_free(&lexb);
   fc_buf_free(&meta);
   free(pairs.key);

@@ -60,6 +60,9 @@ static int idf_meta_kind(const char *line, size_t n) {
   return 0;
 }
 
+/* fc_meta_lines' filter: the lines of the kind *ctx. */
+static int idf_meta_keep(const char *line, size_t n, void *ctx) { return idf_meta_kind(line, n) == *(int *)ctx; }
+
 int fc_cmd_idf(int argc, char **argv) {
   const char *model = NULL, *outp = NULL, *stop_path = NULL, *docs[IDF_MAX_FILES], *metas[IDF_MAX_META];
   int ndocs = 0, nmeta = 0, i, status = 1;
@@ -67,7 +70,6 @@ int fc_cmd_idf(int argc, char **argv) {
   fenci_tagger *t = NULL;
   idf_count c;
   fc_buf kidf, kstp, meta;
-  fc_writer w;
   uint8_t *img = NULL;
   size_t img_len = 0, n_stop = 0, n_words, seen = 0, k;
   double median = 0;
@@ -78,7 +80,6 @@ int fc_cmd_idf(int argc, char **argv) {
   fc_buf_init(&kidf, NULL);
   fc_buf_init(&kstp, NULL);
   fc_buf_init(&meta, NULL);
-  fc_writer_init(&w, NULL);
   fc_opts_init(&o, "idf", argc, argv);
   while (fc_opts_next(&o)) {
     if (!o.is_opt) {
@@ -166,34 +167,23 @@ int fc_cmd_idf(int argc, char **argv) {
       goto done;
     }
   }
-  /* the model's sections in their order, the keyword tables before META */
+  /* the model's sections in their order, the keyword tables before META;
+   * META: the other lines, then the IDF lines, then the stop-word lines
+   * (the model's own when no new list is given), so a rerun gives the
+   * same bytes */
   {
     const fc_file *f = fc_model_file(m);
     const fc_section *me = fc_fmt_find(f, "META");
     const fc_section *old_stop = fc_fmt_find(f, "KSTP");
-    size_t ml;
-    char line[64];
+    static const char *const tags[2] = {"KIDF", "KSTP"};
+    const void *data[2] = {kidf.data, stop_path ? kstp.data : old_stop ? old_stop->data : NULL};
+    size_t lens[2] = {kidf.len, stop_path ? kstp.len : old_stop ? old_stop->size : 0};
     const char *mt = me ? (const char *)me->data : "";
+    size_t ml = me ? me->size : 0;
+    int other = 0, stop = 2;
+    char line[64];
     rc = FENCI_OK;
-    for (k = 0; k < f->n_sections && rc == FENCI_OK; k++) {
-      const fc_section *s = &f->sec[k];
-      if (!memcmp(s->tag, "KIDF", 4) || !memcmp(s->tag, "KSTP", 4) || !memcmp(s->tag, "META", 4)) continue;
-      rc = fc_writer_add(&w, s->tag, s->data, s->size);
-    }
-    if (rc == FENCI_OK) rc = fc_writer_add(&w, "KIDF", kidf.data, kidf.len);
-    if (rc == FENCI_OK && stop_path) rc = fc_writer_add(&w, "KSTP", kstp.data, kstp.len);
-    else if (rc == FENCI_OK && old_stop) rc = fc_writer_add(&w, "KSTP", old_stop->data, old_stop->size);
-    /* the other lines, then the IDF lines, then the stop-word lines (the
-     * model's own when no new list is given), so a rerun gives the same bytes */
-    ml = me ? me->size : 0;
-    for (k = 0; k < ml && rc == FENCI_OK;) {
-      size_t e = k;
-      while (e < ml && mt[e] != '\n') e++;
-      if (e > k && idf_meta_kind(mt + k, e - k) == 0 &&
-          (fc_buf_put(&meta, mt + k, e - k) || fc_buf_putc(&meta, '\n')))
-        rc = FENCI_NOMEM;
-      k = e + 1;
-    }
+    if (fc_meta_lines(&meta, mt, ml, idf_meta_keep, &other)) rc = FENCI_NOMEM;
     snprintf(line, sizeof line, "idf_documents=%u\n", (unsigned)c.doc);
     if (fc_buf_put(&meta, line, strlen(line))) rc = FENCI_NOMEM;
     snprintf(line, sizeof line, "idf_words=%zu\n", seen);
@@ -203,20 +193,12 @@ int fc_cmd_idf(int argc, char **argv) {
     if (stop_path) {
       snprintf(line, sizeof line, "stopwords=%zu\n", n_stop);
       if (fc_buf_put(&meta, line, strlen(line))) rc = FENCI_NOMEM;
-    } else {
-      for (k = 0; k < ml && rc == FENCI_OK;) {
-        size_t e = k;
-        while (e < ml && mt[e] != '\n') e++;
-        if (e > k && idf_meta_kind(mt + k, e - k) == 2 &&
-            (fc_buf_put(&meta, mt + k, e - k) || fc_buf_putc(&meta, '\n')))
-          rc = FENCI_NOMEM;
-        k = e + 1;
-      }
+    } else if (fc_meta_lines(&meta, mt, ml, idf_meta_keep, &stop)) {
+      rc = FENCI_NOMEM;
     }
     for (i = 0; i < nmeta; i++)
       if (fc_buf_put(&meta, metas[i], strlen(metas[i])) || fc_buf_putc(&meta, '\n')) rc = FENCI_NOMEM;
-    if (rc == FENCI_OK) rc = fc_writer_add(&w, "META", meta.data ? (const void *)meta.data : "", meta.len);
-    if (rc == FENCI_OK) rc = fc_writer_finish(&w, &img, &img_len);
+    if (rc == FENCI_OK) rc = fc_fmt_rewrite(f, 2, tags, data, lens, meta.data, meta.len, NULL, &img, &img_len);
     if (rc != FENCI_OK) {
       fprintf(stderr, "fenci idf: writing the model: %s\n", fenci_rc_str(rc));
       goto done;
@@ -229,7 +211,6 @@ int fc_cmd_idf(int argc, char **argv) {
   status = 0;
 done:
   fenci_free(NULL, img);
-  fc_writer_free(&w);
   fc_buf_free(&kidf);
   fc_buf_free(&kstp);
   fc_buf_free(&meta);

@@ -714,3 +714,37 @@ void fc_writer_free(fc_writer *w) {
   for (i = 0; i < FC_FMT_MAX_SECTIONS; i++) fc_buf_free(&w->body[i]);
   w->n = 0;
 }
+
+fenci_rc fc_fmt_rewrite(const fc_file *f, size_t n, const char *const *tags, const void *const *data,
+                        const size_t *lens, const void *meta, size_t meta_len, const fenci_alloc *a, uint8_t **out,
+                        size_t *out_len) {
+  fc_writer w;
+  fenci_rc rc = FENCI_OK;
+  uint32_t i;
+  size_t k;
+  fc_writer_init(&w, a);
+  for (i = 0; f && i < f->n_sections && rc == FENCI_OK; i++) {
+    const fc_section *s = &f->sec[i];
+    int replaced = !memcmp(s->tag, "META", 4);
+    for (k = 0; k < n && !replaced; k++) replaced = !memcmp(s->tag, tags[k], 4);
+    if (!replaced) rc = fc_writer_add(&w, s->tag, s->data, s->size);
+  }
+  for (k = 0; k < n && rc == FENCI_OK; k++)
+    if (data[k]) rc = fc_writer_add(&w, tags[k], data[k], lens[k]);
+  if (rc == FENCI_OK) rc = fc_writer_add(&w, "META", meta_len ? meta : "", meta_len);
+  if (rc == FENCI_OK) rc = fc_writer_finish(&w, out, out_len);
+  fc_writer_free(&w);
+  return rc;
+}
+
+int fc_meta_lines(fc_buf *b, const char *m, size_t len, int (*keep)(const char *line, size_t n, void *ctx),
+                  void *ctx) {
+  size_t k = 0;
+  while (k < len) {
+    size_t e = k;
+    while (e < len && m[e] != '\n') e++;
+    if (e > k && keep(m + k, e - k, ctx) && (fc_buf_put(b, m + k, e - k) || fc_buf_putc(b, '\n'))) return -1;
+    k = e + 1;
+  }
+  return 0;
+}

@@ -104,6 +104,22 @@ fenci_rc fc_writer_add(fc_writer *w, const char tag[4], const void *data, size_t
 fenci_rc fc_writer_finish(fc_writer *w, uint8_t **out, size_t *out_len);
 void fc_writer_free(fc_writer *w);
 
+/* A new image of file f (NULL: no sections) with sections replaced: f's
+ * sections in their order, except META and those tagged in tags[0..n),
+ * then data[k] as section tags[k] for each k whose data[k] is not NULL
+ * (so a NULL removes one), then META holding meta[0..meta_len).  Every
+ * command that adds a table to a model writes it through this, so a
+ * model's layout has one rule.  *out allocated with a. */
+fenci_rc fc_fmt_rewrite(const fc_file *f, size_t n, const char *const *tags, const void *const *data,
+                        const size_t *lens, const void *meta, size_t meta_len, const fenci_alloc *a, uint8_t **out,
+                        size_t *out_len);
+
+/* Appends to b the lines of META text m[0..len) for which keep(line,
+ * length, ctx) is true, each ended by a newline; empty lines are dropped.
+ * 0, or -1 when out of memory. */
+int fc_meta_lines(fc_buf *b, const char *m, size_t len, int (*keep)(const char *line, size_t n, void *ctx),
+                  void *ctx);
+
 /* CRC-32 (IEEE, reflected, as zlib's crc32), fast (slicing-by-8). Start with crc = 0. */
 uint32_t fc_crc32(uint32_t crc, const void *p, size_t n);
 

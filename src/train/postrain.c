@@ -268,33 +268,21 @@ fenci_rc fc_train_write_sections(const fenci_model *lex, size_t n, const char *c
                                  const size_t *lens, const char *meta, const fenci_alloc *a, uint8_t **out,
                                  size_t *out_len, char *err, size_t errlen) {
   const fc_file *f = fc_model_file(lex);
-  fc_writer w;
   fc_buf mb;
-  size_t mlen = 0, k;
+  size_t mlen = 0;
   const char *lm = fenci_model_meta(lex, &mlen);
-  uint32_t i;
   fenci_rc rc = FENCI_OK;
   if (fc_fmt_find(f, "LREF")) {
     fc_errf(err, errlen, "the lexicon model references another file: give the lexicon itself");
     return FENCI_BADARG;
   }
-  fc_writer_init(&w, a);
   fc_buf_init(&mb, a);
-  for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
-    const fc_section *s = &f->sec[i];
-    int replaced = !memcmp(s->tag, "META", 4);
-    for (k = 0; k < n; k++) replaced |= !memcmp(s->tag, tags[k], 4);
-    if (!replaced) rc = fc_writer_add(&w, s->tag, s->data, s->size);
-  }
-  for (k = 0; k < n && rc == FENCI_OK; k++)
-    if (data[k]) rc = fc_writer_add(&w, tags[k], data[k], lens[k]);
-  if (rc == FENCI_OK && ((lm && mlen && (fc_buf_put(&mb, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&mb, '\n')))) ||
-                         (meta && fc_buf_put(&mb, meta, strlen(meta)))))
+  if ((lm && mlen && (fc_buf_put(&mb, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&mb, '\n')))) ||
+      (meta && fc_buf_put(&mb, meta, strlen(meta))))
     rc = FENCI_NOMEM;
-  if (rc == FENCI_OK) rc = fc_writer_add(&w, "META", mb.data ? (const void *)mb.data : "", mb.len);
-  if (rc == FENCI_OK) rc = fc_writer_finish(&w, out, out_len);
+  if (rc == FENCI_OK)
+    rc = fc_fmt_rewrite(f, n, tags, (const void *const *)data, lens, mb.data, mb.len, a, out, out_len);
   if (rc != FENCI_OK) fc_errf(err, errlen, "writing the model: %s", fenci_rc_str(rc));
-  fc_writer_free(&w);
   fc_buf_free(&mb);
   return rc;
 }

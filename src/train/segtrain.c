@@ -1334,56 +1334,39 @@ fenci_rc fc_train_segmenter(const fenci_model *lex, const fc_corpus *train, cons
 fenci_rc fc_train_write_model(const fenci_model *lex, const fc_train_result *r, const char *lex_ref,
                               const fenci_alloc *a, uint8_t **out, size_t *out_len, char *err, size_t errlen) {
   const fc_file *f = fc_model_file(lex);
-  fc_writer w;
-  fc_buf meta;
+  static const char *const tags[4] = {"LREF", "SEGH", "SEGW", "SEGL"};
+  const void *data[4] = {NULL, r->segh, r->segw, r->segl};
+  size_t lens[4] = {0, r->segh_len, r->segw_len, r->segl_len};
+  fc_buf meta, ref;
   size_t mlen = 0;
   const char *lm = fenci_model_meta(lex, &mlen);
-  uint32_t i;
   fenci_rc rc = FENCI_OK;
-  fc_writer_init(&w, a);
   fc_buf_init(&meta, a);
+  fc_buf_init(&ref, a);
   if (lex_ref) {
     const fc_section *h = fc_fmt_find(f, "LEXH");
     uint32_t id = h && h->size >= FC_LEXH_SIZE ? fc_rd32(h->data + FC_LEXH_ID_OFF) : 0;
     size_t n = strlen(lex_ref);
-    fc_buf ref;
     if (!id || n == 0 || n > 255 || strchr(lex_ref, '/')) {
       fc_errf(err, errlen, !id ? "the lexicon has no id (compiled by an older fenci): recompile it"
                                : "the lexicon reference must be a plain file name");
-      fc_writer_free(&w);
       return FENCI_BADARG;
     }
-    fc_buf_init(&ref, a);
-    if (fc_buf_u32(&ref, id) || fc_buf_u32(&ref, (uint32_t)n) || fc_buf_put(&ref, lex_ref, n))
-      rc = FENCI_NOMEM;
-    else
-      rc = fc_writer_add(&w, "LREF", ref.data, ref.len);
-    fc_buf_free(&ref);
+    if (fc_buf_u32(&ref, id) || fc_buf_u32(&ref, (uint32_t)n) || fc_buf_put(&ref, lex_ref, n)) rc = FENCI_NOMEM;
+    data[0] = ref.data;
+    lens[0] = ref.len;
   }
-  for (i = 0; i < f->n_sections && rc == FENCI_OK; i++) {
-    const fc_section *sec = &f->sec[i];
-    if (!memcmp(sec->tag, "SEGH", 4) || !memcmp(sec->tag, "SEGW", 4) || !memcmp(sec->tag, "SEGL", 4) ||
-        !memcmp(sec->tag, "META", 4) || !memcmp(sec->tag, "LREF", 4))
-      continue;
-    if (lex_ref) continue; /* referenced, not copied */
-    rc = fc_writer_add(&w, sec->tag, sec->data, sec->size);
-  }
-  if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGH", r->segh, r->segh_len);
-  if (rc == FENCI_OK) rc = fc_writer_add(&w, "SEGW", r->segw, r->segw_len);
-  if (rc == FENCI_OK && r->segl) rc = fc_writer_add(&w, "SEGL", r->segl, r->segl_len);
-  if (rc == FENCI_OK) {
-    /* a referencing model's META is its own: the lexicon's is read from
-     * the lexicon file at open, so retraining the taggers there changes
-     * no byte of the segmenters */
-    if ((!lex_ref && lm && mlen &&
-         (fc_buf_put(&meta, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&meta, '\n')))) ||
-        fc_buf_put(&meta, r->meta, r->meta_len))
-      rc = FENCI_NOMEM;
-  }
-  if (rc == FENCI_OK) rc = fc_writer_add(&w, "META", meta.data ? (const void *)meta.data : "", meta.len);
-  if (rc == FENCI_OK) rc = fc_writer_finish(&w, out, out_len);
+  /* a referencing model's META is its own: the lexicon's is read from
+   * the lexicon file at open, so retraining the taggers there changes
+   * no byte of the segmenters */
+  if (rc == FENCI_OK &&
+      ((!lex_ref && lm && mlen && (fc_buf_put(&meta, lm, mlen) || (lm[mlen - 1] != '\n' && fc_buf_putc(&meta, '\n')))) ||
+       fc_buf_put(&meta, r->meta, r->meta_len)))
+    rc = FENCI_NOMEM;
+  /* referenced, the lexicon's sections are not copied */
+  if (rc == FENCI_OK) rc = fc_fmt_rewrite(lex_ref ? NULL : f, 4, tags, data, lens, meta.data, meta.len, a, out, out_len);
   if (rc != FENCI_OK) fc_errf(err, errlen, "writing the model: %s", fenci_rc_str(rc));
-  fc_writer_free(&w);
   fc_buf_free(&meta);
+  fc_buf_free(&ref);
   return rc;
 }

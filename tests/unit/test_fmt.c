@@ -500,6 +500,73 @@ static void test_mapfile(void) {
   free(img);
 }
 
+static int keep_not_k(const char *line, size_t n, void *ctx) {
+  (void)ctx;
+  return !(n >= 2 && !memcmp(line, "k=", 2));
+}
+
+/* fc_fmt_rewrite: the sections kept in order, the replaced one moved after
+ * them, a removed one gone, META replaced; fc_meta_lines' filter; every
+ * allocation failed in turn leaks nothing. */
+static void test_rewrite(void) {
+  size_t len, out_len = 0, i;
+  uint8_t *img = make_image(&len), *out = NULL;
+  static const char *const tags[2] = {"LEXT", "EMPT"};
+  static const char neu[] = "new-trie";
+  const void *data[2] = {neu, NULL};
+  size_t lens[2] = {sizeof neu, 0};
+  char err[128];
+  fc_file f, g;
+  fc_buf mb;
+  long at;
+  const char *m0 = "a=1\nk=v\n\nb=2";
+  INT_EQ(fc_fmt_parse(&f, img, len, 1, err, sizeof err), FENCI_OK);
+  fc_buf_init(&mb, NULL);
+  INT_EQ(fc_meta_lines(&mb, m0, strlen(m0), keep_not_k, NULL), 0);
+  INT_EQ(mb.len, 8);
+  OK(!memcmp(mb.data, "a=1\nb=2\n", 8), "META lines filtered");
+  INT_EQ(fc_fmt_rewrite(&f, 2, tags, data, lens, mb.data, mb.len, NULL, &out, &out_len), FENCI_OK);
+  INT_EQ(fc_fmt_parse(&g, out, out_len, 1, err, sizeof err), FENCI_OK);
+  INT_EQ(g.n_sections, 2);
+  OK(!memcmp(g.sec[0].tag, "LEXT", 4) && g.sec[0].size == sizeof neu && !memcmp(g.sec[0].data, neu, sizeof neu),
+     "replaced section");
+  OK(!memcmp(g.sec[1].tag, "META", 4) && g.sec[1].size == 8 && !memcmp(g.sec[1].data, "a=1\nb=2\n", 8), "new META");
+  fenci_free(NULL, out);
+  /* no file: only the new sections and META */
+  INT_EQ(fc_fmt_rewrite(NULL, 1, tags, data, lens, NULL, 0, NULL, &out, &out_len), FENCI_OK);
+  INT_EQ(fc_fmt_parse(&g, out, out_len, 1, err, sizeof err), FENCI_OK);
+  INT_EQ(g.n_sections, 2);
+  OK(!memcmp(g.sec[1].tag, "META", 4) && g.sec[1].size == 0, "empty META");
+  fenci_free(NULL, out);
+  for (at = 1;; at++) {
+    th_fault fl = {0, at, 0};
+    fenci_alloc fa = {th_fault_fn, &fl};
+    fenci_rc rc = fc_fmt_rewrite(&f, 2, tags, data, lens, mb.data, mb.len, &fa, &out, &out_len);
+    if (rc == FENCI_OK) {
+      fa.fn(fa.ud, out, 0);
+      INT_EQ(fl.live, 0);
+      break;
+    }
+    INT_EQ(rc, FENCI_NOMEM);
+    INT_EQ(fl.live, 0);
+  }
+  OK(at > 1, "the rewrite allocates");
+  for (i = 0; i < 4; i++) {
+    fc_buf b;
+    th_fault fl = {0, (long)i + 1, 0};
+    fenci_alloc fa = {th_fault_fn, &fl};
+    fc_buf_init(&b, &fa);
+    if (fc_meta_lines(&b, m0, strlen(m0), keep_not_k, NULL) == 0) {
+      fc_buf_free(&b);
+      break;
+    }
+    fc_buf_free(&b);
+    INT_EQ(fl.live, 0);
+  }
+  fc_buf_free(&mb);
+  free(img);
+}
+
 int main(void) {
   test_crc();
   test_roundtrip();
@@ -509,5 +576,6 @@ int main(void) {
   test_random_edits();
   test_header_size();
   test_mapfile();
+  test_rewrite();
   TEST_DONE();
 }
