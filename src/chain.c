@@ -97,13 +97,27 @@ static inline void fc_chain_add(int32_t *emit, ptrdiff_t a, size_t n, uint32_t p
 
 /* Adds a row of L i16 weights (little-endian, in place: rows are 4-byte
  * aligned in the 16-byte aligned section) to one position's emissions. */
-static inline void fc_chain_add_row(int32_t *e, const uint8_t *row, uint32_t L) {
+static inline int32_t fc_chain_row_at(const uint8_t *row, uint32_t j) {
+  return (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
+}
+/* Only the labels of mask (of the labels, full) when it is not all of
+ * them: a word that may take 2 of 44 tags adds 2 weights, not 44. */
+static inline void fc_chain_add_row(int32_t *e, const uint8_t *row, uint32_t L, uint64_t mask, uint64_t full) {
   uint32_t j;
+  if (mask != full && mask) {
+    for (; mask; mask &= mask - 1) {
+      j = fc_chain_ctz64(mask);
+      e[j] += fc_chain_row_at(row, j);
+    }
+    return;
+  }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  const int16_t *r16 = (const int16_t *)(const void *)row; /* the mapped bytes have no declared type */
-  for (j = 0; j < L; j++) e[j] += r16[j];
+  {
+    const int16_t *r16 = (const int16_t *)(const void *)row; /* the mapped bytes have no declared type */
+    for (j = 0; j < L; j++) e[j] += r16[j];
+  }
 #else
-  for (j = 0; j < L; j++) e[j] += (int16_t)(uint16_t)(row[2 * j] | row[2 * j + 1] << 8);
+  for (j = 0; j < L; j++) e[j] += fc_chain_row_at(row, j);
 #endif
 }
 
@@ -135,9 +149,10 @@ static inline int fc_chain_where(const fc_chain *c, uint64_t k, size_t i, size_t
 #define FC_CHAIN_PADS 128 /* padding anchors looked up per sequence, at most */
 
 void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
-                       uint32_t *scratch) {
+                       uint32_t *scratch, const uint64_t *allow) {
   size_t b0, k, i, n_pad = 0;
   const uint32_t L = c->n_labels; /* a local: emit's stores could alias c->n_labels */
+  const uint64_t full = fc_chain_label_mask(L);
   /* the padding anchors looked up so far: several positions list one */
   uint64_t pad_key[FC_CHAIN_PADS];
   ptrdiff_t pad_at[FC_CHAIN_PADS];
@@ -232,7 +247,7 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
         ptrdiff_t a = (ptrdiff_t)i + (int32_t)x[2];
         if (!v) continue;
         if (cnt == 0xFF) { /* a dense row: an ungrouped key, at its own position */
-          fc_chain_add_row(emit + i * L, c->pairs + (size_t)first * 4, L);
+          fc_chain_add_row(emit + i * L, c->pairs + (size_t)first * 4, L, allow ? allow[i] & full : full, full);
           continue;
         }
         if (cnt == 0xFE) { /* grouped rows, each at its offset from the anchor */
@@ -241,7 +256,8 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
           if ((size_t)noff * nw > c->n_pairs - first - 1) continue; /* rows past the section */
           for (r = 0; r < noff; r++, p++) {
             if (p >= 0 && (size_t)p < n)
-              fc_chain_add_row(emit + (size_t)p * L, c->pairs + ((size_t)first + 1 + (size_t)r * nw) * 4, L);
+              fc_chain_add_row(emit + (size_t)p * L, c->pairs + ((size_t)first + 1 + (size_t)r * nw) * 4, L,
+                               allow ? allow[p] & full : full, full);
           }
           continue;
         }
@@ -265,14 +281,20 @@ static inline int32_t fc_chain_clamp(int64_t v) {
   return v < INT32_MIN / 2 ? INT32_MIN / 2 : v > INT32_MAX / 2 ? INT32_MAX / 2 : (int32_t)v;
 }
 
+/* Whether allow lets position i take label l (full: all the labels). */
+static inline int fc_chain_allows(const uint64_t *allow, size_t i, uint64_t full, size_t l) {
+  return !allow || !(allow[i] & full) || (allow[i] >> l & 1);
+}
+
 /* The decoder when every label is kept (the name recogniser's 13): no
  * selection, and each label only looks at the labels that may precede it,
  * whose transitions are copied side by side first (w->pt); the scores of
  * a position are renormalised to at most 0 and kept within fc_chain_clamp's
  * range, so the inner loop adds in int32. */
-static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size_t n, const uint8_t *fixed,
+static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size_t n, const uint64_t *allow,
                                     uint8_t *out, fc_chain_work *w, const fenci_alloc *a) {
   size_t L = c->n_labels, i, l, q;
+  const uint64_t full = fc_chain_label_mask((uint32_t)L);
   int32_t *pt;
   if (!w->pt && !(w->pt = fc_malloc(a, FC_CHAIN_MAX_LABELS * FC_CHAIN_MAX_LABELS * sizeof *w->pt)))
     return FENCI_NOMEM;
@@ -280,8 +302,7 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
   for (l = 0; l < L; l++)
     for (q = 0; q < c->n_pred[l]; q++) pt[l * L + q] = c->trans[c->pred[l][q] * FC_CHAIN_MAX_LABELS + l];
   for (l = 0; l < L; l++) {
-    w->score[l] = fixed && fixed[0] < L && fixed[0] != l ? INT32_MIN / 2
-                                                        : fc_chain_clamp((int64_t)emit[l] + c->start[l]);
+    w->score[l] = fc_chain_allows(allow, 0, full, l) ? fc_chain_clamp((int64_t)emit[l] + c->start[l]) : INT32_MIN / 2;
     w->back[l] = 0;
   }
   for (i = 1; i < n; i++) {
@@ -310,13 +331,11 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
       }
       sc[l] = fc_chain_clamp((int64_t)best + e[l]);
       bk[l] = arg;
-      if (sc[l] > mx) mx = sc[l];
     }
-    if (fixed && fixed[i] < L) { /* the fixed label alone stays */
-      for (l = 0; l < L; l++)
-        if (l != fixed[i]) sc[l] = INT32_MIN / 2;
-      mx = sc[fixed[i]];
-    }
+    /* the allowed labels alone stay */
+    for (l = 0; l < L; l++)
+      if (!fc_chain_allows(allow, i, full, l)) sc[l] = INT32_MIN / 2;
+      else if (sc[l] > mx) mx = sc[l];
     for (l = 0; l < L; l++) sc[l] = sc[l] - mx < FC_CHAIN_FORBID ? FC_CHAIN_FORBID : sc[l] - mx;
   }
   {
@@ -338,9 +357,10 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
   return FENCI_OK;
 }
 
-fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const uint8_t *fixed, uint8_t *out,
+fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const uint64_t *allow, uint8_t *out,
                          fc_chain_work *w, const fenci_alloc *a) {
   size_t i, B = c->beam, L = c->n_labels, b, q;
+  const uint64_t full = fc_chain_label_mask((uint32_t)L);
   if (n == 0) return FENCI_OK;
   if (n > w->cap) {
     size_t nc = n + n / 2 + 64;
@@ -356,19 +376,18 @@ fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const
     w->back = back;
     w->cap = nc;
   }
-  if (B == L) return fc_chain_decode_all(c, emit, n, fixed, out, w, a);
+  if (B == L) return fc_chain_decode_all(c, emit, n, allow, out, w, a);
   for (i = 0; i < n; i++) {
     const int32_t *e = emit + i * L;
     uint8_t *cd = w->cand + i * B;
     int32_t *sc = w->score + i * B;
     size_t nb = 0, l;
-    /* a fixed label: the other candidates repeat it, never to be chosen */
-    int one = fixed && fixed[i] < L;
-    if (one)
-      for (b = 0; b < B; b++) cd[b] = fixed[i];
-    /* the B best labels by emission, by insertion (B is small) */
-    for (l = one ? L : 0; l < L; l++) {
-      int32_t v = e[l];
+    uint64_t m = allow && (allow[i] & full) ? allow[i] & full : full;
+    /* the B best allowed labels by emission, by insertion (B is small) */
+    for (; m; m &= m - 1) {
+      int32_t v;
+      l = fc_chain_ctz64(m);
+      v = e[l];
       if (nb == B && v <= e[cd[nb - 1]]) continue;
       q = nb < B ? nb++ : B - 1;
       while (q > 0 && e[cd[q - 1]] < v) {
@@ -377,9 +396,12 @@ fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const
       }
       cd[q] = (uint8_t)l;
     }
+    /* fewer allowed labels than the beam: the other candidates repeat the
+     * first, never to be chosen */
+    for (b = nb; b < B; b++) cd[b] = cd[0];
     for (b = 0; b < B; b++) {
       int32_t em = e[cd[b]];
-      if (one && b > 0) {
+      if (b >= nb) {
         sc[b] = FC_CHAIN_FORBID;
         w->back[i * B + b] = 0;
         continue;

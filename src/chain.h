@@ -73,6 +73,18 @@ static inline int fc_chain_gkey_is_rep(uint64_t gmask, uint64_t k) {
 static inline uint64_t fc_chain_gkey_anchor(uint64_t k) { return (k & ~(uint64_t)0xF) | 8; }
 static inline int fc_chain_gkey_off(uint64_t k) { return (int)(k & 0xF) - 8; }
 
+/* The set of labels 0..L-1 (bit l: label l), and its lowest label. */
+static inline uint64_t fc_chain_label_mask(uint32_t L) { return L >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << L) - 1; }
+static inline unsigned fc_chain_ctz64(uint64_t m) {
+#if defined(__GNUC__)
+  return (unsigned)__builtin_ctzll(m);
+#else
+  unsigned j = 0;
+  while (!(m >> j & 1)) j++;
+  return j;
+#endif
+}
+
 typedef struct fc_chain {
   uint32_t n_labels;
   const char *label[FC_CHAIN_MAX_LABELS]; /* names, into the section */
@@ -101,8 +113,11 @@ fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t err
  * Keys of grouped templates are looked up at their anchors (fc_chain_gkey).
  * scratch holds FC_CHAIN_SCRATCH * koff[n] words. */
 #define FC_CHAIN_SCRATCH 3
+/* allow, when not NULL, holds per position the labels the decoder may
+ * give it (fc_chain_decode): a dense row then adds only those, and the
+ * emissions of the other labels are left unfinished (never read). */
 void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
-                       uint32_t *scratch);
+                       uint32_t *scratch, const uint64_t *allow);
 
 /* Decoder scratch, grown on demand. */
 typedef struct fc_chain_work {
@@ -116,11 +131,13 @@ typedef struct fc_chain_work {
 void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a);
 
 /* The best labels of n positions with emissions emit[n * n_labels], into
- * out[n].  fixed, when not NULL, holds n labels: a position whose entry is
- * a label (below n_labels) takes that label (its emissions are not read),
- * and the others, FC_CHAIN_FREE or out of range, are decoded around it.  Time O(n * beam^2).  FENCI_NOMEM. */
-#define FC_CHAIN_FREE 0xFFu
-fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const uint8_t *fixed, uint8_t *out,
+ * out[n].  allow, when not NULL, holds per position a set of labels (bit l:
+ * label l): the position takes one of them, as if every other label's
+ * emission forbade it (those emissions are not read); a set with one label
+ * fixes it, a set with none of the labels allows all.  NULL allows all
+ * everywhere.  Time O(n * beam^2).  FENCI_NOMEM. */
+#define FC_CHAIN_ALL (~(uint64_t)0)
+fenci_rc fc_chain_decode(const fc_chain *c, const int32_t *emit, size_t n, const uint64_t *allow, uint8_t *out,
                          fc_chain_work *w, const fenci_alloc *a);
 
 #endif

@@ -365,7 +365,7 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
           koff1[0] = 0;
           koff1[1] = (uint32_t)fc_ner_keys(w, len, i, small, FC_NER_KEYS_SMALL);
           memset(r->w, 0, sizeof r->w);
-          fc_chain_emit_seq(c, small, koff1, 1, r->w, scr);
+          fc_chain_emit_seq(c, small, koff1, 1, r->w, scr, NULL);
           r->k0 = k0;
           r->k1 = k1;
         }
@@ -373,7 +373,7 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
       }
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }
-    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
+    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch, NULL);
     rc = fc_chain_decode(c, w->emit, len, NULL, labels + p0, &w->cw, a);
     if (rc != FENCI_OK) return rc;
   }

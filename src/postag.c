@@ -24,7 +24,7 @@ void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a) {
   fc_free(a, w->kscratch);
   fc_free(a, w->emit);
   fc_free(a, w->lab);
-  fc_free(a, w->force);
+  fc_free(a, w->allow);
   fc_chain_work_free(&w->cw, a);
   memset(w, 0, sizeof *w);
 }
@@ -47,7 +47,7 @@ static int fc_pos_grow(fc_pos_work *w, size_t n, const fenci_alloc *a) {
   FC_POS_RE(wh)
   FC_POS_RE(amb)
   FC_POS_RE(ambf)
-  FC_POS_RE(force)
+  FC_POS_RE(allow)
 #undef FC_POS_RE
   w->cap = nc;
   return 0;
@@ -279,6 +279,9 @@ static int fc_pos_label(const fc_chain *c, const char *name) {
   return -1;
 }
 
+/* A word with more than one allowed label is scored. */
+static inline int fc_pos_free(uint64_t allow) { return (allow & (allow - 1)) != 0; }
+
 fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, const fc_posword *words, size_t n,
                     uint8_t *labels, const fenci_alloc *a) {
   size_t p0, i, L = c->n_labels;
@@ -314,42 +317,45 @@ fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, con
     /* Labels fixed before scoring: tokens that are no words (their tag
      * comes from their kind: README), and words that had one label in
      * training, FC_POS_FIXED_MIN times or more (the tagger gives them that
-     * label all but never).  Half of a text's tokens thus skip scoring,
-     * and the decoder keeps only that label for them. */
+     * label all but never).  Words seen FC_POS_DICT_MIN times or more keep
+     * the labels they had (a single one fixes them too).  Half of a
+     * text's tokens thus skip scoring, and the decoder keeps only the
+     * allowed labels. */
     for (i = 0; i < len; i++) {
-      uint64_t am = w->amb[i];
+      uint64_t am = w->amb[i] & fc_chain_label_mask((uint32_t)L), al = FC_CHAIN_ALL;
       int f = -1;
       switch (pw[i].kind) {
         case FENCI_KIND_PUNCT: f = lw; break;
         case FENCI_KIND_LATIN: case FENCI_KIND_URL: case FENCI_KIND_EMAIL: f = lnx; break;
         case FENCI_KIND_NUMBER: f = lm; break;
         default:
-          if (am && !(am & (am - 1)) && w->ambf[i] >= fc_pos_freq_class(FC_POS_FIXED_MIN))
-            for (f = 0; !(am >> f & 1); f++) {
-            }
+          if (am && (w->ambf[i] >= fc_pos_freq_class(FC_POS_DICT_MIN) ||
+                     (!(am & (am - 1)) && w->ambf[i] >= fc_pos_freq_class(FC_POS_FIXED_MIN))))
+            al = am;
           break;
       }
-      w->force[i] = f >= 0 && (size_t)f < L ? (uint8_t)f : (uint8_t)FC_CHAIN_FREE;
+      if (f >= 0 && (size_t)f < L) al = (uint64_t)1 << f;
+      w->allow[i] = al;
     }
     memset(w->emit, 0, len * L * sizeof *w->emit);
     w->koff[0] = 0;
     for (i = 0; i < len; i++) {
       size_t nk = 0, j;
-      if (w->force[i] == FC_CHAIN_FREE) {
+      if (fc_pos_free(w->allow[i])) {
         nk = fc_pos_keys(w, pw, len, i, w->keys + w->koff[i]);
       } else {
         /* a fixed word's anchors score the words within two of it: they
          * are looked up only when one of those is free */
         for (j = i < 2 ? 0 : i - 2; j < len && j <= i + 2; j++)
-          if (w->force[j] == FC_CHAIN_FREE) {
+          if (fc_pos_free(w->allow[j])) {
             nk = fc_pos_anchor_keys(w, len, i, w->keys + w->koff[i]);
             break;
           }
       }
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }
-    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch);
-    rc = fc_chain_decode(c, w->emit, len, w->force, w->lab, &w->cw, a);
+    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch, w->allow);
+    rc = fc_chain_decode(c, w->emit, len, w->allow, w->lab, &w->cw, a);
     if (rc != FENCI_OK) return rc;
     memcpy(labels + p0, w->lab + (p0 - s0), kl);
   }

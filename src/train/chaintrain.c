@@ -436,7 +436,7 @@ fenci_rc fc_chain_label_all(const uint8_t *sec, size_t sec_len, const fc_chain_d
       scratch = sp;
     }
     memset(emit, 0, n * c->n_labels * sizeof *emit);
-    fc_chain_emit_seq(c, d->key + d->koff[p0], koff, n, emit, scratch);
+    fc_chain_emit_seq(c, d->key + d->koff[p0], koff, n, emit, scratch, NULL);
     rc = fc_chain_decode(c, emit, n, NULL, pred + p0, &w, a);
   }
   fc_chain_work_free(&w, a);

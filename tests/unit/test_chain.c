@@ -3,9 +3,9 @@
  * the same features as five ordinary templates (the grouped table, its
  * padding anchors, offsets and rows give the same emissions), learns a
  * rule that needs the neighbours, and is smaller; a labeller with groups
- * records them (version 2) and one without stays version 1.  Fixed labels
- * (fc_chain_decode's fixed) decode as emissions that forbid every other
- * label there would, with the full search and with a beam. */
+ * records them (version 2) and one without stays version 1.  Allowed
+ * labels (fc_chain_decode's allow) decode as emissions that forbid every
+ * other label there would, with the full search and with a beam. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,16 +51,18 @@ static void tc_data(fc_chain_data *dg, fc_chain_data *du, size_t n_seq, int grou
   }
 }
 
-/* Decodes random emissions of labeller sec with labels fixed at random
- * positions, and checks them against the same emissions with every other
- * label forbidden at those positions. */
+/* Decodes random emissions of labeller sec with the labels allowed at
+ * random positions (one label: fixed; some; none of the labels: all), and
+ * checks them against the same emissions with every other label forbidden
+ * at those positions. */
 static void tc_fixed(const uint8_t *sec, size_t len, const char *what) {
   fc_section fs;
   fc_chain c;
   fc_chain_work w;
   char err[256];
   int32_t emit[200 * 3], ref[200 * 3];
-  uint8_t fixed[200], out1[200], out2[200];
+  uint64_t allow[200];
+  uint8_t out1[200], out2[200];
   size_t n, i, l, round, bad = 0, kept = 0, nfix = 0;
   memset(&fs, 0, sizeof fs);
   memcpy(fs.tag, "TEST", 4);
@@ -74,25 +76,31 @@ static void tc_fixed(const uint8_t *sec, size_t len, const char *what) {
   for (round = 0; round < 50; round++) {
     n = 1 + tc_rand() % 200;
     for (i = 0; i < n; i++) {
-      fixed[i] = tc_rand() % 5 < 2 ? (uint8_t)(tc_rand() % c.n_labels) : FC_CHAIN_FREE;
-      nfix += fixed[i] != FC_CHAIN_FREE;
+      unsigned r = tc_rand() % 10;
+      uint64_t m;
+      if (r < 4) allow[i] = (uint64_t)1 << (tc_rand() % c.n_labels); /* fixed */
+      else if (r < 6) allow[i] = (uint64_t)(tc_rand() % ((1u << c.n_labels) - 1) + 1); /* some */
+      else if (r < 7) allow[i] = (uint64_t)1 << 40; /* none of the labels: all */
+      else allow[i] = FC_CHAIN_ALL;
+      m = allow[i] & fc_chain_label_mask(c.n_labels) ? allow[i] : FC_CHAIN_ALL;
+      nfix += m != FC_CHAIN_ALL;
       for (l = 0; l < c.n_labels; l++) {
         /* distinct values: no ties between paths */
         emit[i * c.n_labels + l] = (int32_t)(tc_rand() % 4000) * 8 + (int32_t)l - 16000;
-        ref[i * c.n_labels + l] = fixed[i] == FC_CHAIN_FREE || fixed[i] == l ? emit[i * c.n_labels + l]
-                                                                             : FC_CHAIN_FORBID;
-        if (fixed[i] != FC_CHAIN_FREE && fixed[i] != l) emit[i * c.n_labels + l] = 30000; /* never read */
+        ref[i * c.n_labels + l] = m >> l & 1 ? emit[i * c.n_labels + l] : FC_CHAIN_FORBID;
+        if (!(m >> l & 1)) emit[i * c.n_labels + l] = 30000; /* never read */
       }
     }
-    INT_EQ(fc_chain_decode(&c, emit, n, fixed, out1, &w, NULL), FENCI_OK);
+    INT_EQ(fc_chain_decode(&c, emit, n, allow, out1, &w, NULL), FENCI_OK);
     INT_EQ(fc_chain_decode(&c, ref, n, NULL, out2, &w, NULL), FENCI_OK);
     for (i = 0; i < n; i++) {
+      uint64_t m = allow[i] & fc_chain_label_mask(c.n_labels) ? allow[i] : FC_CHAIN_ALL;
       bad += out1[i] != out2[i];
-      kept += fixed[i] != FC_CHAIN_FREE && out1[i] == fixed[i];
+      kept += m != FC_CHAIN_ALL && (m >> out1[i] & 1);
     }
   }
-  OK(bad == 0, "%s: fixed labels decode unlike forbidding emissions at %zu positions", what, bad);
-  OK(kept == nfix, "%s: %zu of %zu fixed labels kept", what, kept, nfix);
+  OK(bad == 0, "%s: allowed labels decode unlike forbidding emissions at %zu positions", what, bad);
+  OK(kept == nfix, "%s: %zu of %zu restricted positions took an allowed label", what, kept, nfix);
   fc_chain_work_free(&w, NULL);
 }
 

@@ -191,7 +191,7 @@ static void test_corrupt(const fenci_model *m) {
           uint32_t koff[5] = {0, 2, 4, 6, 8}, scratch[8 * FC_CHAIN_SCRATCH];
           uint8_t lab[4];
           fc_chain_work w = {0};
-          fc_chain_emit_seq(c, keys, koff, 4, emit, scratch);
+          fc_chain_emit_seq(c, keys, koff, 4, emit, scratch, NULL);
           OK(fc_chain_decode(c, emit, 4, NULL, lab, &w, NULL) == FENCI_OK, "decode after header damage");
           fc_chain_work_free(&w, NULL);
         } else
@@ -216,7 +216,7 @@ static void test_corrupt(const fenci_model *m) {
         memset(emit, 0, sizeof emit);
         for (i = 0; i < 64 * 4; i++) keys[i] = ((uint64_t)(i % 23 + 1) << 56) | (seed = seed * 1103515245u + 12345u);
         for (i = 0; i <= 64; i++) koff[i] = 4 * i;
-        fc_chain_emit_seq(c, keys, koff, 64, emit, scratch);
+        fc_chain_emit_seq(c, keys, koff, 64, emit, scratch, NULL);
         OK(fc_chain_decode(c, emit, 64, NULL, lab, &w, NULL) == FENCI_OK, "decode after table damage");
         for (i = 0; i < 64; i++) OK(lab[i] < c->n_labels, "label in range");
         fc_chain_work_free(&w, NULL);
@@ -284,6 +284,63 @@ static void test_corrupt_dict(const fenci_model *m) {
   free(img);
 }
 
+/* Emissions with allowed labels (fc_chain_emit_seq's allow) equal the
+ * full ones on every allowed label, rows of the real tagger included, and
+ * the decoder gives each word one of its allowed labels. */
+static void test_allow_rows(const fenci_model *m) {
+  static const char *const text[] = {"中国", "经济", "发展", "很", "快", "，", "我们", "研究", "了",
+                                     "这个", "问题", "的", "发展", "。"};
+  enum { N = sizeof text / sizeof text[0] };
+  fc_posword words[N];
+  fc_pos_work w;
+  uint64_t keys[N * FC_POS_MAX_KEYS], allow[N];
+  uint32_t koff[N + 1], scratch[N * FC_POS_MAX_KEYS * FC_CHAIN_SCRATCH];
+  int32_t e1[N * FC_CHAIN_MAX_LABELS], e2[N * FC_CHAIN_MAX_LABELS];
+  uint8_t lab[N];
+  fc_chain_work cw;
+  const fc_chain *c = m->pos;
+  size_t i, l, bad = 0, round;
+  unsigned seed = 11;
+  if (!c) {
+    OK(0, "no tagger");
+    return;
+  }
+  memset(&w, 0, sizeof w);
+  memset(&cw, 0, sizeof cw);
+  for (i = 0; i < N; i++) {
+    words[i].s = (const uint8_t *)text[i];
+    words[i].len = strlen(text[i]);
+    words[i].kind = FENCI_KIND_WORD;
+  }
+  INT_EQ(fc_pos_prepare(&w, m, words, N, NULL), FENCI_OK);
+  koff[0] = 0;
+  for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i]);
+  memset(e1, 0, sizeof e1);
+  fc_chain_emit_seq(c, keys, koff, N, e1, scratch, NULL);
+  for (round = 0; round < 20; round++) {
+    for (i = 0; i < N; i++) {
+      seed = seed * 1103515245u + 12345u;
+      allow[i] = round == 0 ? w.amb[i] : ((uint64_t)seed << 32 | (seed * 2654435761u)) >> (seed % 60);
+      if (i % 5 == 4) allow[i] = FC_CHAIN_ALL;
+    }
+    memset(e2, 0, sizeof e2);
+    fc_chain_emit_seq(c, keys, koff, N, e2, scratch, allow);
+    for (i = 0; i < N; i++) {
+      uint64_t am = allow[i] & fc_chain_label_mask(c->n_labels);
+      for (l = 0; l < c->n_labels; l++)
+        if ((!am || (am >> l & 1)) && e1[i * c->n_labels + l] != e2[i * c->n_labels + l]) bad++;
+    }
+    INT_EQ(fc_chain_decode(c, e2, N, allow, lab, &cw, NULL), FENCI_OK);
+    for (i = 0; i < N; i++) {
+      uint64_t am = allow[i] & fc_chain_label_mask(c->n_labels);
+      OK(lab[i] < c->n_labels && (!am || (am >> lab[i] & 1)), "word %zu takes an allowed label", i);
+    }
+  }
+  OK(bad == 0, "%zu emissions of allowed labels differ from the full ones", bad);
+  fc_chain_work_free(&cw, NULL);
+  fc_pos_work_free(&w, NULL);
+}
+
 int main(void) {
   static const char *const models[] = {"models/ctb.fenci", "models/pku.fenci", "models/msr.fenci",
                                        "models/lexicon.fenci"};
@@ -303,6 +360,7 @@ int main(void) {
   INT_EQ(fenci_model_open(&lex, "models/lexicon.fenci", NULL, err, sizeof err), FENCI_OK);
   if (lex) test_corrupt(lex);
   if (lex) test_corrupt_dict(lex);
+  if (lex) test_allow_rows(lex);
   fenci_model_free(lex);
   {
     /* a model without a tagger refuses FENCI_OPT_POS */
