@@ -186,6 +186,8 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
         x[1] = (uint32_t)m ? (uint32_t)m : 1u;
         x[2] = (uint32_t)(int32_t)(a - (ptrdiff_t)i);
         __builtin_prefetch(c->slots + (size_t)s * 16);
+        if (s + 4 < c->n_slots) /* a miss probes on past the line, often */
+          __builtin_prefetch(c->slots + (size_t)s * 16 + 64);
       }
     /* stage 2: probe and add the inline pairs; the keys with more pairs
      * than a slot holds are kept (and their pairs prefetched) for stage 3 */

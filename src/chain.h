@@ -69,6 +69,13 @@ static inline uint64_t fc_chain_gkey_rep(unsigned tmpl, uint64_t h) {
 static inline int fc_chain_gkey_is_rep(uint64_t gmask, uint64_t k) {
   return (k & 0xF) == 0 && fc_chain_key_grouped(gmask, k);
 }
+/* Whether the decoder looks up the member of offset off at position i of
+ * n: the member of offset 0, or one whose anchor lies outside the sequence
+ * (the others it skips, so a task may leave them out when decoding). */
+static inline int fc_chain_member_looked_up(size_t i, int off, size_t n) {
+  ptrdiff_t a = (ptrdiff_t)i - off;
+  return off == 0 || a < 0 || (size_t)a >= n;
+}
 /* The anchor's key of a grouped key (its member of offset 0), and the offset. */
 static inline uint64_t fc_chain_gkey_anchor(uint64_t k) { return (k & ~(uint64_t)0xF) | 8; }
 static inline int fc_chain_gkey_off(uint64_t k) { return (int)(k & 0xF) - 8; }

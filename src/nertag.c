@@ -128,13 +128,21 @@ static inline const uint8_t *fc_ner_gaz_home(const fc_ner_gaz *g, uint64_t h) {
   return g->slots + (size_t)(((h >> 32) * g->n_slots) >> 32) * 8;
 }
 
+/* Every walk starts with a miss on its first character's slot, and most
+ * go on to the second (a character begins some entity string): both are
+ * fetched ahead of the walk at i. */
+static inline void fc_ner_gaz_ahead(const fc_ner_gaz *g, const fc_ner_work *w, size_t n, size_t i) {
+  uint64_t h = fc_ner_gstep(0, w->cp[i]);
+  __builtin_prefetch(fc_ner_gaz_home(g, h));
+  if (i + 1 < n) __builtin_prefetch(fc_ner_gaz_home(g, fc_ner_gstep(h, w->cp[i + 1])));
+}
+
 static void fc_ner_gaz_mark(fc_ner_work *w, const fc_ner_gaz *g, size_t n) {
   size_t i, len, j;
-  for (i = 0; i < FC_NER_AHEAD && i < n; i++) __builtin_prefetch(fc_ner_gaz_home(g, fc_ner_gstep(0, w->cp[i])));
+  for (i = 0; i < FC_NER_AHEAD && i < n; i++) fc_ner_gaz_ahead(g, w, n, i);
   for (i = 0; i < n; i++) {
     uint64_t h = 0;
-    /* every walk starts with a miss on its first character's slot */
-    if (i + FC_NER_AHEAD < n) __builtin_prefetch(fc_ner_gaz_home(g, fc_ner_gstep(0, w->cp[i + FC_NER_AHEAD])));
+    if (i + FC_NER_AHEAD < n) fc_ner_gaz_ahead(g, w, n, i + FC_NER_AHEAD);
     if (w->cls[i] == FC_C_SPACE) continue;
     for (len = 1; len <= FC_NER_GMAX && i + len <= n; len++) {
       uint32_t v;
@@ -253,8 +261,10 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int
 #define K(t, h) \
   if ((want >> (t)) & 1) keys[k++] = fc_chain_key((t), (h))
   uint64_t cm2 = C(-2), cm1 = C(-1), c0 = C(0), cp1 = C(1), cp2 = C(2);
-#define G(t, h, off) \
-  if ((want >> (t)) & 1) keys[k++] = fc_chain_gkey((t), (h), (off))
+  /* decoding (the large keys) leaves out the members fc_chain_emit_seq skips */
+#define G(t, h, off)                                                                        \
+  if (((want >> (t)) & 1) && (which != FC_NER_KEYS_LARGE || fc_chain_member_looked_up(i, (off), n))) \
+  keys[k++] = fc_chain_gkey((t), (h), (off))
   uint64_t gall = (uint64_t)w->gtb[i] << 16 | w->gte[i] << 8 | w->gtm[i];
   K(N_BIAS, 1);
   /* two groups (FC_NER_GROUPS): the character at -2..+2, anchored at that

@@ -93,7 +93,8 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const struct fenci_model *m, const uint3
 /* The keys of character i of the n prepared ones; their count. */
 size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int which);
 /* which: every template (training), all but the small ones (the decoder,
- * which caches their sum: fc_ner_tag), or only those */
+ * which caches their sum: fc_ner_tag; without the grouped members that
+ * fc_chain_emit_seq skips), or only those */
 enum { FC_NER_KEYS_ALL, FC_NER_KEYS_LARGE, FC_NER_KEYS_SMALL };
 /* The grouped templates of fc_ner_keys (fc_chain_opts.group_mask). */
 extern const uint64_t fc_ner_groups;

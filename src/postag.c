@@ -201,7 +201,7 @@ static size_t fc_pos_anchor_keys(const fc_pos_work *w, size_t n, size_t i, uint6
   return 4;
 }
 
-size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys) {
+size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys, int decode) {
   size_t k = 0;
   ptrdiff_t j = (ptrdiff_t)i;
   uint64_t w0 = fc_pos_word_hash(w, n, j), wm1 = fc_pos_word_hash(w, n, j - 1), wp1 = fc_pos_word_hash(w, n, j + 1);
@@ -210,7 +210,8 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   uint32_t tm1 = i > 0 ? w->lextag[i - 1] : 0xFFFF, tp1 = i + 1 < n ? w->lextag[i + 1] : 0xFFFE;
   uint64_t an[4];
 #define K(t, h) keys[k++] = fc_chain_key((t), (h))
-#define G(t, h, off) keys[k++] = fc_chain_gkey((t), (h), (off))
+#define G(t, h, off) \
+  if (!decode || fc_chain_member_looked_up(i, (off), n)) keys[k++] = fc_chain_gkey((t), (h), (off))
   fc_pos_anchor_keys(w, n, i, an);
   K(T_BIAS, 1);
   /* the word itself and with its neighbours; the current word with the
@@ -342,7 +343,7 @@ fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, con
     for (i = 0; i < len; i++) {
       size_t nk = 0, j;
       if (fc_pos_free(w->allow[i])) {
-        nk = fc_pos_keys(w, pw, len, i, w->keys + w->koff[i]);
+        nk = fc_pos_keys(w, pw, len, i, w->keys + w->koff[i], 1);
       } else {
         /* a fixed word's anchors score the words within two of it: they
          * are looked up only when one of those is free */

@@ -90,8 +90,9 @@ fenci_rc fc_pos_prepare(fc_pos_work *w, const struct fenci_model *m, const fc_po
 static inline uint64_t fc_pos_hash(const uint8_t *s, size_t len) { return fc_chain_hash(FC_CHAIN_H0, s, len) | 0x100; }
 
 /* The feature keys of word i of the n prepared words; returns their count
- * (at most FC_POS_MAX_KEYS). */
-size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys);
+ * (at most FC_POS_MAX_KEYS).  decode: without the grouped members that
+ * fc_chain_emit_seq skips (training lists them all). */
+size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys, int decode);
 /* The grouped templates of fc_pos_keys (fc_chain_opts.group_mask). */
 extern const uint64_t fc_pos_groups;
 

@@ -104,6 +104,54 @@ static void tc_fixed(const uint8_t *sec, size_t len, const char *what) {
   fc_chain_work_free(&w, NULL);
 }
 
+/* Emissions of labeller sec on the sequences of d from every key, and from
+ * the keys a decoder lists (fc_chain_member_looked_up: the grouped
+ * members whose anchor is inside the sequence left out), are equal; with
+ * the padding members left out too they are not (the test can fail). */
+static void tc_members(const uint8_t *sec, size_t len, const fc_chain_data *d) {
+  fc_section fs;
+  fc_chain c;
+  char err[256];
+  size_t q, i, k, diff = 0, diff_nopad = 0, listed = 0, all = 0;
+  memset(&fs, 0, sizeof fs);
+  memcpy(fs.tag, "TEST", 4);
+  fs.data = sec;
+  fs.size = len;
+  if (fc_chain_view(&c, &fs, err, sizeof err) != FENCI_OK) {
+    OK(0, "members: view: %s", err);
+    return;
+  }
+  for (q = 0; q < d->n_seq; q++) {
+    size_t p0 = d->seq[q], n = d->seq[q + 1] - p0, pass;
+    uint64_t keys[3][64 * 6];
+    uint32_t koff[3][65], scratch[64 * 6 * FC_CHAIN_SCRATCH];
+    int32_t e[3][64 * 3];
+    if (n > 64) continue;
+    for (pass = 0; pass < 3; pass++) koff[pass][0] = 0;
+    for (i = 0; i < n; i++) {
+      for (pass = 0; pass < 3; pass++) koff[pass][i + 1] = koff[pass][i];
+      for (k = d->koff[p0 + i]; k < d->koff[p0 + i + 1]; k++) {
+        uint64_t key = d->key[k];
+        int grouped = fc_chain_key_grouped(c.gmask, key), off = grouped ? fc_chain_gkey_off(key) : 0;
+        keys[0][koff[0][i + 1]++] = key;
+        if (!grouped || fc_chain_member_looked_up(i, off, n)) keys[1][koff[1][i + 1]++] = key;
+        if (!grouped || off == 0) keys[2][koff[2][i + 1]++] = key;
+      }
+    }
+    for (pass = 0; pass < 3; pass++) {
+      memset(e[pass], 0, n * c.n_labels * sizeof e[pass][0]);
+      fc_chain_emit_seq(&c, keys[pass], koff[pass], n, e[pass], scratch, NULL);
+    }
+    diff += memcmp(e[0], e[1], n * c.n_labels * sizeof e[0][0]) != 0;
+    diff_nopad += memcmp(e[0], e[2], n * c.n_labels * sizeof e[0][0]) != 0;
+    listed += koff[1][n];
+    all += koff[0][n];
+  }
+  OK(diff == 0, "the decoder's keys give other emissions in %zu sequences", diff);
+  OK(diff_nopad > 0, "leaving out the padding members changes nothing: the test cannot fail");
+  OK(listed < all, "the decoder lists fewer keys (%zu of %zu)", listed, all);
+}
+
 int main(void) {
   static const char *const labels[3] = {"a", "b", "c"};
   fc_chain_data tg, tu, vg, vu;
@@ -146,6 +194,7 @@ int main(void) {
     free(pg);
     free(pu);
     tc_fixed(sg, lg, "every label");
+    tc_members(sg, lg, &vg);
   }
   {
     /* the same labeller decoded with a beam of 2 of the 3 labels */

@@ -314,9 +314,18 @@ static void test_allow_rows(const fenci_model *m) {
   }
   INT_EQ(fc_pos_prepare(&w, m, words, N, NULL), FENCI_OK);
   koff[0] = 0;
-  for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i]);
+  for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], 0);
   memset(e1, 0, sizeof e1);
   fc_chain_emit_seq(c, keys, koff, N, e1, scratch, NULL);
+  {
+    /* the decoder's keys (grouped members it skips left out) give the same */
+    for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], 1);
+    memset(e2, 0, sizeof e2);
+    fc_chain_emit_seq(c, keys, koff, N, e2, scratch, NULL);
+    OK(koff[N] < N * FC_POS_MAX_KEYS && !memcmp(e1, e2, N * c->n_labels * sizeof *e1),
+       "decode keys give the training keys' emissions");
+    for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], 0);
+  }
   for (round = 0; round < 20; round++) {
     for (i = 0; i < N; i++) {
       seed = seed * 1103515245u + 12345u;
