@@ -230,7 +230,7 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
 
 enum {
   N_BIAS, N_C0, N_CM1, N_CP1, N_CM2, N_CP2, N_BM1, N_BP1, N_BM2, N_BP2, N_TRI, N_CLS, N_LB, N_LE, N_LM,
-  N_LBC, N_LEC, N_LMC, N_LEXALL, N_GB, N_GE, N_GM, N_GALL, N_GC, N_BLB, N_BLE, N_WPREV, N_WNEXT
+  N_LBC, N_LEXALL, N_GB, N_GE, N_GM, N_GALL, N_GC, N_BLB, N_BLE, N_WPREV, N_WNEXT, N_GCTX
 };
 /* N_CM1.. N_CP2 and N_BM1, N_BM2, N_BP2 are members of these groups now */
 const uint64_t fc_ner_groups = (1ull << N_C0) | (1ull << N_BP1);
@@ -285,8 +285,6 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int
   K(N_LE, (uint64_t)w->le[i] << 8 | w->te[i]);
   K(N_LM, (uint64_t)w->lm[i] << 8 | w->tm[i]);
   K(N_LBC, (uint64_t)w->tb[i] << 24 | c0);
-  K(N_LEC, (uint64_t)w->te[i] << 24 | c0);
-  K(N_LMC, (uint64_t)w->tm[i] << 24 | c0);
   K(N_LEXALL, (uint64_t)w->tb[i] << 16 | w->te[i] << 8 | w->tm[i]);
   K(N_GB, (uint64_t)w->gb[i] << 8 | w->gtb[i]);
   K(N_GE, (uint64_t)w->ge[i] << 8 | w->gte[i]);
@@ -298,6 +296,9 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int
   /* the lexicon words just before and just after: context beyond +-2 */
   K(N_WPREV, i > 0 ? (uint64_t)w->we[i - 1] : 0xFFFFFFFEu);
   K(N_WNEXT, i + 1 < n ? (uint64_t)w->wb[i + 1] : 0xFFFFFFFEu);
+  /* the types of the gazetteer strings ending just before and beginning
+   * just after, with the character: 在|巴黎|的 and 张|三 read as context */
+  K(N_GCTX, (uint64_t)c0 << 16 | (uint64_t)(i > 0 ? w->gte[i - 1] : 9) << 8 | (i + 1 < n ? w->gtb[i + 1] : 9));
 #undef C
 #undef CL
 #undef K

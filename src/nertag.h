@@ -14,9 +14,10 @@
 #include "chain.h"
 #include "fenci.h"
 
-/* 2: the character and pair templates grouped (chain.h); 3: the gazetteer, word context */
-#define FC_NER_FEATURE_VERSION 3
-#define FC_NER_MAX_KEYS 28
+/* 2: the character and pair templates grouped (chain.h); 3: the gazetteer, word context;
+ * 4: the gazetteer's types around the character, no lexicon tags of ending or covering words with it */
+#define FC_NER_FEATURE_VERSION 4
+#define FC_NER_MAX_KEYS 27
 #define FC_NER_MAX_SEQ 300 /* characters per decoded piece; a sentence is cut at punctuation first */
 #define FC_NER_N_LABELS 13
 
