@@ -262,3 +262,14 @@ int fc_opt_unknown(fc_opts *o) {
     fprintf(stderr, "fenci %s: unknown option '%s' (try 'fenci %s --help')\n", o->cmd, o->arg, o->cmd);
   return 2;
 }
+
+size_t fc_cli_utoa(char *b, size_t v) {
+  char t[24];
+  size_t n = 0, i;
+  do {
+    t[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (i = 0; i < n; i++) b[i] = t[n - 1 - i];
+  return n;
+}

@@ -32,6 +32,10 @@ char *fc_cli_read_file(const char *path, size_t *len, size_t max);
  * backslashes and control characters escaped, an invalid UTF-8 byte as
  * \ufffd (JSON must be UTF-8). */
 void fc_cli_json_body(const char *s, size_t n, void (*put)(void *ctx, const char *p, size_t len), void *ctx);
+/* The decimal digits of v into b (at least 20 bytes, no NUL); returns their
+ * count.  Offsets are written for every token and entity: snprintf's
+ * format parsing cost more than the rest of the JSON. */
+size_t fc_cli_utoa(char *b, size_t v);
 
 /* Writes buf to path for subcommand cmd: a regular (or new) file through a
  * temporary file and a rename, so a failed write never leaves half a model;

@@ -110,9 +110,8 @@ static inline void ob_put(obuf *b, const void *s, size_t n) {
 static void ob_str(obuf *b, const char *s) { ob_put(b, s, strlen(s)); }
 
 static void ob_num(obuf *b, size_t v) {
-  char t[32];
-  int k = snprintf(t, sizeof t, "%zu", v);
-  ob_put(b, t, (size_t)k);
+  char t[24];
+  ob_put(b, t, fc_cli_utoa(t, v));
 }
 
 static void ob_put_cb(void *b, const char *s, size_t n) { ob_put(b, s, n); }

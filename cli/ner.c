@@ -44,8 +44,8 @@ static void no_put(ner_out *o, const void *s, size_t n) {
 }
 static void no_str(ner_out *o, const char *s) { no_put(o, s, strlen(s)); }
 static void no_num(ner_out *o, size_t v) {
-  char b[32];
-  no_put(o, b, (size_t)snprintf(b, sizeof b, "%zu", v));
+  char b[24];
+  no_put(o, b, fc_cli_utoa(b, v));
 }
 static void no_put_cb(void *o, const char *s, size_t n) { no_put(o, s, n); }
 static void no_json(ner_out *o, const char *s, size_t n) { fc_cli_json_body(s, n, no_put_cb, o); }

@@ -269,6 +269,89 @@ void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *
   }
 }
 
+void fc_chain_rows_free(fc_chain_rows *r, const fenci_alloc *a) {
+  fc_free(a, r->e);
+  memset(r, 0, sizeof *r);
+}
+
+int32_t *fc_chain_rows_at(fc_chain_rows *r, const fc_chain *c, size_t n, size_t R, uint64_t k0, uint64_t k1, int *hit,
+                          const fenci_alloc *a) {
+  const size_t L = c->n_labels;
+  uint64_t *e;
+  *hit = 0;
+  if (r->off) return NULL;
+  if (!r->e || r->n != n || r->R != R || r->L != L) {
+    size_t stride = 3 + (R * L + 1) / 2;
+    fc_free(a, r->e);
+    r->e = NULL;
+    if (n == 0 || (n & (n - 1)) || R == 0 || R > 2 * FC_CHAIN_MAX_OFF + 1 || !(R & 1) ||
+        n > SIZE_MAX / 8 / stride || !(r->e = fc_malloc(a, n * stride * 8))) {
+      /* without a cache from now on, instead of trying again at each position */
+      r->off = 1;
+      return NULL;
+    }
+    r->n = n;
+    r->R = R;
+    r->L = L;
+    r->stride = stride;
+    r->of = NULL;
+  }
+  if (r->of != c) { /* new, or another labeller's rows */
+    size_t i;
+    for (i = 0; i < r->n; i++) r->e[i * r->stride + 2] = 0;
+    r->of = c;
+  }
+  e = r->e + (size_t)(fc_chain_mix(k0 ^ fc_chain_mix(k1)) & (r->n - 1)) * r->stride;
+  if (e[2] && e[0] == k0 && e[1] == k1) {
+    *hit = 1;
+  } else {
+    e[0] = k0;
+    e[1] = k1;
+    e[2] = 0; /* filled by fc_chain_rows_fill */
+  }
+  return (int32_t *)(void *)(e + 3);
+}
+
+void fc_chain_rows_fill(const fc_chain *c, int32_t *rows, size_t R, const uint64_t *keys, size_t nk) {
+  enum { MAXK = 32 };
+  uint32_t koff[2 * FC_CHAIN_MAX_OFF + 2], scratch[MAXK * FC_CHAIN_SCRATCH];
+  size_t r, k0;
+  memset(rows, 0, R * c->n_labels * sizeof *rows);
+  for (k0 = 0; k0 < nk; k0 += MAXK) { /* the keys at the middle, MAXK at a time */
+    size_t m = nk - k0 < MAXK ? nk - k0 : MAXK;
+    for (r = 0; r <= R; r++) koff[r] = r <= R / 2 ? 0 : (uint32_t)m;
+    fc_chain_emit_seq(c, keys + k0, koff, R, rows, scratch, NULL);
+  }
+  ((uint64_t *)(void *)rows)[-1] = 1; /* the entry's filled word */
+}
+
+void fc_chain_rows_add(const fc_chain *c, int32_t *emit, size_t n, size_t i, const int32_t *rows, size_t R,
+                       const uint64_t *allow) {
+  const size_t L = c->n_labels, h = R / 2;
+  const uint64_t full = fc_chain_label_mask((uint32_t)L);
+  size_t r, l;
+  for (r = 0; r < R; r++) {
+    size_t p = i + r - h;
+    int32_t *e = emit + p * L;
+    const int32_t *row = rows + r * L;
+    uint64_t am = full;
+    if (i + r < h || p >= n) continue;
+    if (allow) {
+      am = allow[p] & full;
+      if (am && !(am & (am - 1))) continue; /* fixed: not read */
+      if (!am) am = full;
+    }
+    if (am == full || fc_chain_popcount64(am) > 8) {
+      for (l = 0; l < L; l++) e[l] += row[l];
+    } else {
+      for (; am; am &= am - 1) {
+        l = fc_chain_ctz64(am);
+        e[l] += row[l];
+      }
+    }
+  }
+}
+
 void fc_chain_work_free(fc_chain_work *w, const fenci_alloc *a) {
   fc_free(a, w->cand);
   fc_free(a, w->score);

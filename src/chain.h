@@ -92,6 +92,16 @@ static inline unsigned fc_chain_ctz64(uint64_t m) {
 #endif
 }
 
+static inline unsigned fc_chain_popcount64(uint64_t m) {
+#if defined(__GNUC__)
+  return (unsigned)__builtin_popcountll(m);
+#else
+  unsigned k = 0;
+  for (; m; m &= m - 1) k++;
+  return k;
+#endif
+}
+
 typedef struct fc_chain {
   uint32_t n_labels;
   const char *label[FC_CHAIN_MAX_LABELS]; /* names, into the section */
@@ -125,6 +135,36 @@ fenci_rc fc_chain_view(fc_chain *c, const fc_section *sec, char *err, size_t err
  * emissions of the other labels are left unfinished (never read). */
 void fc_chain_emit_seq(const fc_chain *c, const uint64_t *keys, const uint32_t *koff, size_t n, int32_t *emit,
                        uint32_t *scratch, const uint64_t *allow);
+
+/* A cache of rows: keys whose lookups depend only on some values (a
+ * word's string, a character's small features) add the same rows wherever
+ * those values occur, so a task looks them up once per distinct values
+ * (k0, k1) and adds the kept rows after: R rows of n_labels, for the
+ * positions -(R-1)/2 .. +(R-1)/2 around the one the keys are listed at.
+ * Direct-mapped, per thread, filled on demand; the rows are those of one
+ * labeller, and of another are dropped.  The sums fit in int32. */
+typedef struct fc_chain_rows {
+  uint64_t *e;          /* n entries of stride words: k0, k1, filled, then R x L int32 */
+  size_t n, stride, R, L;
+  const fc_chain *of;   /* the labeller whose weights the rows hold */
+  int off;              /* no cache (its memory could not be had, or a test's reference run) */
+} fc_chain_rows;
+void fc_chain_rows_free(fc_chain_rows *r, const fenci_alloc *a);
+/* The rows of values (k0, k1) in a cache of n entries (a power of two) of
+ * R rows (odd, <= 2 * FC_CHAIN_MAX_OFF + 1); *hit says whether they are
+ * kept; when not, the caller fills them with fc_chain_rows_fill.  NULL: no
+ * cache (the caller looks the keys up itself). */
+int32_t *fc_chain_rows_at(fc_chain_rows *r, const fc_chain *c, size_t n, size_t R, uint64_t k0, uint64_t k1, int *hit,
+                          const fenci_alloc *a);
+/* Fills rows (R x n_labels) with the weights of keys[0..nk), all listed at
+ * the middle position, and marks the entry filled. */
+void fc_chain_rows_fill(const fc_chain *c, int32_t *rows, size_t R, const uint64_t *keys, size_t nk);
+/* Adds rows (R x n_labels) of position i to emit (n positions): with
+ * allow, only to the positions with more than one allowed label (a fixed
+ * position's emission moves every path through it alike), and their
+ * allowed labels. */
+void fc_chain_rows_add(const fc_chain *c, int32_t *emit, size_t n, size_t i, const int32_t *rows, size_t R,
+                       const uint64_t *allow);
 
 /* Decoder scratch, grown on demand. */
 typedef struct fc_chain_work {

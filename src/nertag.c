@@ -36,7 +36,7 @@ void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a) {
   fc_free(a, w->koff);
   fc_free(a, w->kscratch);
   fc_free(a, w->emit);
-  fc_free(a, w->rows);
+  fc_chain_rows_free(&w->small, a);
   fc_chain_work_free(&w->cw, a);
   memset(w, 0, sizeof *w);
 }
@@ -317,11 +317,6 @@ size_t fc_ner_piece(const uint32_t *cps, size_t n) {
 
 #define FC_NER_ROWS 1024 /* cached rows (a power of two) */
 
-typedef struct fc_ner_row {
-  uint64_t k0, k1; /* the values; k1's top byte is 1 in a filled row */
-  int32_t w[FC_NER_N_LABELS];
-} fc_ner_row;
-
 /* The values the small templates of character i read (all of them, so
  * that equal values mean equal keys). */
 static void fc_ner_small_values(const fc_ner_work *w, size_t n, size_t i, uint64_t *k0, uint64_t *k1) {
@@ -336,12 +331,6 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
                     uint8_t *labels, const fenci_alloc *a) {
   size_t p0, i, L = c->n_labels;
   fenci_rc rc;
-  int cache = L == FC_NER_N_LABELS;
-  if (cache && (!w->rows || w->rows_of != c)) {
-    if (!w->rows && !(w->rows = fc_malloc(a, FC_NER_ROWS * sizeof *w->rows))) return FENCI_NOMEM;
-    memset(w->rows, 0, FC_NER_ROWS * sizeof *w->rows);
-    w->rows_of = c;
-  }
   for (p0 = 0; p0 < n; p0 += fc_ner_piece(cps + p0, n - p0)) {
     size_t len = fc_ner_piece(cps + p0, n - p0);
     if (w->kcap < len) {
@@ -362,26 +351,19 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
     w->koff[0] = 0;
     memset(w->emit, 0, len * L * sizeof *w->emit);
     for (i = 0; i < len; i++) {
-      uint64_t *k = w->keys + w->koff[i];
-      size_t nk = fc_ner_keys(w, len, i, k, cache ? FC_NER_KEYS_LARGE : FC_NER_KEYS_ALL), j;
-      if (cache) {
-        uint64_t k0, k1;
-        fc_ner_row *r;
-        fc_ner_small_values(w, len, i, &k0, &k1);
-        r = &w->rows[(size_t)((k0 * 0x9E3779B97F4A7C15ull ^ k1 * 0xC2B2AE3D27D4EB4Full) >> 54) & (FC_NER_ROWS - 1)];
-        if (r->k0 != k0 || r->k1 != k1) {
-          /* a miss: the small keys alone, as a sequence of one position */
-          uint64_t small[FC_NER_MAX_KEYS];
-          uint32_t koff1[2], scr[FC_NER_MAX_KEYS * FC_CHAIN_SCRATCH];
-          koff1[0] = 0;
-          koff1[1] = (uint32_t)fc_ner_keys(w, len, i, small, FC_NER_KEYS_SMALL);
-          memset(r->w, 0, sizeof r->w);
-          fc_chain_emit_seq(c, small, koff1, 1, r->w, scr, NULL);
-          r->k0 = k0;
-          r->k1 = k1;
-        }
-        for (j = 0; j < L; j++) w->emit[i * L + j] += r->w[j];
+      uint64_t *k = w->keys + w->koff[i], k0, k1;
+      int32_t *rows;
+      int hit;
+      size_t nk;
+      fc_ner_small_values(w, len, i, &k0, &k1);
+      rows = fc_chain_rows_at(&w->small, c, FC_NER_ROWS, 1, k0, k1, &hit, a);
+      if (rows && !hit) {
+        /* a miss: the small keys alone */
+        uint64_t small[FC_NER_MAX_KEYS];
+        fc_chain_rows_fill(c, rows, 1, small, fc_ner_keys(w, len, i, small, FC_NER_KEYS_SMALL));
       }
+      if (rows) fc_chain_rows_add(c, w->emit, len, i, rows, 1, NULL);
+      nk = fc_ner_keys(w, len, i, k, rows ? FC_NER_KEYS_LARGE : FC_NER_KEYS_ALL);
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }
     fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch, NULL);

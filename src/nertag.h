@@ -80,9 +80,8 @@ typedef struct fc_ner_work {
   size_t kcap;
   fc_chain_work cw;
   /* the summed weights of the keys that read only small values of a
-   * character (fc_ner_tag), cached by those values: direct-mapped */
-  struct fc_ner_row *rows;
-  const fc_chain *rows_of; /* the labeller whose weights the rows hold */
+   * character (fc_ner_tag), cached by those values */
+  fc_chain_rows small;
 } fc_ner_work;
 
 void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a);

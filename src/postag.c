@@ -25,6 +25,7 @@ void fc_pos_work_free(fc_pos_work *w, const fenci_alloc *a) {
   fc_free(a, w->emit);
   fc_free(a, w->lab);
   fc_free(a, w->allow);
+  fc_chain_rows_free(&w->own, a);
   fc_chain_work_free(&w->cw, a);
   memset(w, 0, sizeof *w);
 }
@@ -201,6 +202,9 @@ static size_t fc_pos_anchor_keys(const fc_pos_work *w, size_t n, size_t i, uint6
   return 4;
 }
 
+/* fc_pos_keys's fourth list: the word's own keys (fc_pos_own_keys) */
+#define FC_POS_OWN 3
+
 size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys, int decode) {
   size_t k = 0;
   ptrdiff_t j = (ptrdiff_t)i;
@@ -209,11 +213,18 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
   uint32_t lm1 = i > 0 ? w->last[i - 1] : 0x110001, fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
   uint32_t tm1 = i > 0 ? w->lextag[i - 1] : 0xFFFF, tp1 = i + 1 < n ? w->lextag[i + 1] : 0xFFFE;
   uint64_t an[4];
-#define K(t, h) keys[k++] = fc_chain_key((t), (h))
+  /* K: a key of the word and its neighbours; O: of the word alone */
+#define K(t, h) \
+  if (decode != FC_POS_OWN) keys[k++] = fc_chain_key((t), (h))
+#define O(t, h) \
+  if (decode != FC_POS_CONTEXT) keys[k++] = fc_chain_key((t), (h))
 #define G(t, h, off) \
-  if (!decode || fc_chain_member_looked_up(i, (off), n)) keys[k++] = fc_chain_gkey((t), (h), (off))
+  if (decode != FC_POS_OWN && (decode == FC_POS_TRAIN || fc_chain_member_looked_up(i, (off), n))) \
+  keys[k++] = fc_chain_gkey((t), (h), (off))
+#define A(j) \
+  if (decode != FC_POS_CONTEXT) keys[k++] = an[j]
   fc_pos_anchor_keys(w, n, i, an);
-  K(T_BIAS, 1);
+  O(T_BIAS, 1);
   /* the word itself and with its neighbours; the current word with the
    * lexicon's tag after it and with the words two away are the commonest
    * contexts of the v/vn/n and p/v choices.  A word the tag dictionary
@@ -221,7 +232,7 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
    * they are left out, and training, whose dictionary leaves out the
    * word's own fold, thereby learns new words from the other features. */
   if (w->amb[i]) {
-    K(T_W0, w0);
+    O(T_W0, w0);
     K(T_WM1W0, wm1 * 0x9E3779B97F4A7C15ull ^ w0);
     K(T_W0WP1, w0 * 0x9E3779B97F4A7C15ull ^ wp1);
     K(T_W0LEXR, w0 * 0x9E3779B97F4A7C15ull ^ tp1);
@@ -232,44 +243,50 @@ size_t fc_pos_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size
    * word (looked up through its anchor-only key: the word's own template
    * is left out for unknown words); the first and the last character of
    * this word and of its neighbour; the joins of last and first characters */
-  keys[k++] = an[0];
+  A(0);
   G(T_WM1, wm1, 1);
   G(T_WM1, wp1, -1);
   G(T_WM1, fc_pos_word_hash(w, n, j - 2), 2);
   G(T_WM1, fc_pos_word_hash(w, n, j + 2), -2);
-  keys[k++] = an[1];
-  keys[k++] = an[2];
+  A(1);
+  A(2);
   if (nch >= 3) {
-    K(T_FIRST2, w->first2[i]);
-    K(T_LAST2, w->last2[i]);
+    O(T_FIRST2, w->first2[i]);
+    O(T_LAST2, w->last2[i]);
   }
-  K(T_LENKIND, (uint64_t)nch << 8 | words[i].kind);
-  K(T_LEX, w->lextag[i]);
-  K(T_LEXLAST, (uint64_t)w->lextag[i] << 32 | w->last[i]);
+  O(T_LENKIND, (uint64_t)nch << 8 | words[i].kind);
+  O(T_LEX, w->lextag[i]);
+  O(T_LEXLAST, (uint64_t)w->lextag[i] << 32 | w->last[i]);
   G(T_JOINR, (uint64_t)lm1 << 32 | w->first[i], 1);
-  keys[k++] = an[3];
+  if (decode != FC_POS_OWN) keys[k++] = an[3];
   K(T_LEXCTX, (uint64_t)tm1 << 32 | (uint64_t)w->lextag[i] << 16 | tp1);
-  K(T_FIRSTLEN, (uint64_t)w->first[i] << 8 | nch);
-  K(T_LASTLEN, (uint64_t)w->last[i] << 8 | nch);
+  O(T_FIRSTLEN, (uint64_t)w->first[i] << 8 | nch);
+  O(T_LASTLEN, (uint64_t)w->last[i] << 8 | nch);
   G(T_LAST, lm1, 1);
   G(T_FIRST, fp1, -1);
   if (nch >= 2) {
     /* both ends of a word name its kind better than either (unknown words) */
-    K(T_FIRSTLAST, (uint64_t)w->first[i] << 32 | w->last[i]);
-    K(T_FIRSTLASTLEN, ((uint64_t)w->first[i] << 32 | w->last[i]) * 31 + nch);
+    O(T_FIRSTLAST, (uint64_t)w->first[i] << 32 | w->last[i]);
+    O(T_FIRSTLASTLEN, ((uint64_t)w->first[i] << 32 | w->last[i]) * 31 + nch);
   }
   {
     /* the labels the word had in training and how often (the tag
      * dictionary), alone and with the neighbours: rare words take the
      * labels they had, ambiguous ones learn their contexts by class */
     uint64_t d = w->amb[i] * 0x9E3779B97F4A7C15ull ^ w->ambf[i];
-    K(T_DICT, d);
+    O(T_DICT, d);
     K(T_DICTWM1, d * 0x9E3779B97F4A7C15ull ^ wm1);
     K(T_DICTWP1, d * 0x9E3779B97F4A7C15ull ^ wp1);
   }
 #undef K
+#undef O
 #undef G
+#undef A
   return k;
+}
+
+size_t fc_pos_own_keys(const fc_pos_work *w, const fc_posword *words, size_t n, size_t i, uint64_t *keys) {
+  return fc_pos_keys(w, words, n, i, keys, FC_POS_OWN);
 }
 
 /* The label index of a tag name in c, or -1. */
@@ -282,6 +299,18 @@ static int fc_pos_label(const fc_chain *c, const char *name) {
 
 /* A word with more than one allowed label is scored. */
 static inline int fc_pos_free(uint64_t allow) { return (allow & (allow - 1)) != 0; }
+
+/* The rows of word i's own keys (offsets -2..+2, FC_POS_CACHE_ROWS x
+ * n_labels) from the cache, looked up and kept on a miss; NULL without a
+ * cache (the caller then lists the keys themselves). */
+static const int32_t *fc_pos_own_rows(fc_pos_work *w, const fc_chain *c, const fc_posword *pw, size_t n, size_t i,
+                                      const fenci_alloc *a) {
+  uint64_t keys[FC_POS_MAX_KEYS];
+  int hit;
+  int32_t *rows = fc_chain_rows_at(&w->own, c, FC_POS_CACHE, FC_POS_CACHE_ROWS, w->wh[i], pw[i].kind, &hit, a);
+  if (rows && !hit) fc_chain_rows_fill(c, rows, FC_POS_CACHE_ROWS, keys, fc_pos_own_keys(w, pw, n, i, keys));
+  return rows;
+}
 
 fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, const fc_posword *words, size_t n,
                     uint8_t *labels, const fenci_alloc *a) {
@@ -342,16 +371,29 @@ fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, con
     w->koff[0] = 0;
     for (i = 0; i < len; i++) {
       size_t nk = 0, j;
-      if (fc_pos_free(w->allow[i])) {
-        nk = fc_pos_keys(w, pw, len, i, w->keys + w->koff[i], 1);
+      uint64_t *k = w->keys + w->koff[i];
+      int fr = fc_pos_free(w->allow[i]), need = fr;
+      const int32_t *rows;
+      /* a fixed word's anchors score the words within two of it: they
+       * are looked up only when one of those is free */
+      for (j = i < 2 ? 0 : i - 2; !need && j < len && j <= i + 2; j++) need = fc_pos_free(w->allow[j]);
+      if (!need) {
+        /* nothing to score */
+      } else if ((rows = fc_pos_own_rows(w, c, pw, len, i, a)) != NULL) {
+        /* the word's own rows from the cache, the rest looked up (a fixed
+         * word's own rows reach its position too: with one label allowed,
+         * its emission moves every path through it alike) */
+        fc_chain_rows_add(c, w->emit, len, i, rows, FC_POS_CACHE_ROWS, w->allow);
+        if (fr) {
+          nk = fc_pos_keys(w, pw, len, i, k, FC_POS_CONTEXT);
+        } else {
+          uint64_t an[4];
+          fc_pos_anchor_keys(w, len, i, an);
+          k[0] = an[3]; /* the join with the next word's first character */
+          nk = 1;
+        }
       } else {
-        /* a fixed word's anchors score the words within two of it: they
-         * are looked up only when one of those is free */
-        for (j = i < 2 ? 0 : i - 2; j < len && j <= i + 2; j++)
-          if (fc_pos_free(w->allow[j])) {
-            nk = fc_pos_anchor_keys(w, len, i, w->keys + w->koff[i]);
-            break;
-          }
+        nk = fr ? fc_pos_keys(w, pw, len, i, k, FC_POS_DECODE) : fc_pos_anchor_keys(w, len, i, k);
       }
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }

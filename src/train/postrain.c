@@ -188,7 +188,7 @@ static fenci_rc pt_data(const fenci_model *lex, const fc_corpus *c, const int *m
       for (j = 0; j < len && rc == FENCI_OK; j++)
         pt_dict_get(dict, w->wh[j], mode == 1 ? (int)(s % PT_FOLDS) : -1, &w->amb[j], &w->ambf[j]);
       for (j = 0; j < len && rc == FENCI_OK; j++) {
-        size_t nk = fc_pos_keys(w, words + i, len, j, keys, 0);
+        size_t nk = fc_pos_keys(w, words + i, len, j, keys, FC_POS_TRAIN);
         if (fc_chain_data_add(d, keys, nk, (uint8_t)map[c->wtag[w0 + i + j]])) rc = FENCI_NOMEM;
       }
       if (rc == FENCI_OK && fc_chain_data_end(d)) rc = FENCI_NOMEM;

@@ -152,6 +152,82 @@ static void tc_members(const uint8_t *sec, size_t len, const fc_chain_data *d) {
   OK(listed < all, "the decoder lists fewer keys (%zu of %zu)", listed, all);
 }
 
+/* The row cache (fc_chain_rows): the rows of each position's own keys
+ * (ungrouped ones and anchors), kept by the keys' values in a cache small
+ * enough to evict, added with fc_chain_rows_add, and the other keys
+ * looked up, give the emissions of every key; the rows of another
+ * labeller are not read; a bad shape gives no cache. */
+static void tc_rows(const uint8_t *sec, size_t len, const uint8_t *sec2, size_t len2, const fc_chain_data *d) {
+  fc_section fs, fs2;
+  fc_chain c, c2;
+  fc_chain_rows r;
+  char err[256];
+  size_t q, i, k, diff = 0, hits = 0, misses = 0, pass;
+  const size_t R = 2 * FC_CHAIN_MAX_OFF + 1;
+  int hit;
+  memset(&fs, 0, sizeof fs);
+  memcpy(fs.tag, "TEST", 4);
+  fs2 = fs;
+  fs.data = sec;
+  fs.size = len;
+  fs2.data = sec2;
+  fs2.size = len2;
+  memset(&r, 0, sizeof r);
+  if (fc_chain_view(&c, &fs, err, sizeof err) != FENCI_OK || fc_chain_view(&c2, &fs2, err, sizeof err) != FENCI_OK) {
+    OK(0, "rows: view: %s", err);
+    return;
+  }
+  for (pass = 0; pass < 3; pass++) { /* the labeller, then the other one, then the first again */
+    const fc_chain *cc = pass == 1 ? &c2 : &c;
+    for (q = 0; q < d->n_seq; q++) {
+      size_t p0 = d->seq[q], n = d->seq[q + 1] - p0;
+      uint64_t all[64 * 6], rest[64 * 6], own[6];
+      uint32_t koff[65], roff[65], scratch[64 * 6 * FC_CHAIN_SCRATCH];
+      int32_t e[64 * 3], e2[64 * 3];
+      if (n > 64) continue;
+      koff[0] = roff[0] = 0;
+      memset(e2, 0, n * cc->n_labels * sizeof e2[0]);
+      for (i = 0; i < n; i++) {
+        size_t no = 0;
+        uint64_t k0 = FC_CHAIN_H0;
+        int32_t *rows;
+        koff[i + 1] = koff[i];
+        roff[i + 1] = roff[i];
+        for (k = d->koff[p0 + i]; k < d->koff[p0 + i + 1]; k++) {
+          uint64_t key = d->key[k];
+          int grouped = fc_chain_key_grouped(cc->gmask, key), off = grouped ? fc_chain_gkey_off(key) : 0;
+          all[koff[i + 1]++] = key;
+          if (!grouped || off == 0) {
+            own[no++] = key;
+            k0 = fc_chain_hash(k0, &key, sizeof key);
+          } else if (fc_chain_member_looked_up(i, off, n)) {
+            rest[roff[i + 1]++] = key;
+          }
+        }
+        rows = fc_chain_rows_at(&r, cc, 64, R, k0, no, &hit, NULL);
+        if (!rows) continue;
+        if (hit) hits++;
+        else {
+          misses++;
+          fc_chain_rows_fill(cc, rows, R, own, no);
+        }
+        fc_chain_rows_add(cc, e2, n, i, rows, R, NULL);
+      }
+      memset(e, 0, n * cc->n_labels * sizeof e[0]);
+      fc_chain_emit_seq(cc, all, koff, n, e, scratch, NULL);
+      fc_chain_emit_seq(cc, rest, roff, n, e2, scratch, NULL);
+      diff += memcmp(e, e2, n * cc->n_labels * sizeof e[0]) != 0;
+    }
+  }
+  OK(diff == 0, "rows from the cache give other emissions in %zu sequences", diff);
+  OK(hits > 100 && misses > 100, "the cache hits (%zu) and misses (%zu)", hits, misses);
+  OK(fc_chain_rows_at(&r, &c, 4, 4, 1, 2, &hit, NULL) == NULL && r.off, "an even row count: no cache");
+  OK(fc_chain_rows_at(&r, &c, 4, 5, 1, 2, &hit, NULL) == NULL, "and none after");
+  fc_chain_rows_free(&r, NULL);
+  OK(fc_chain_rows_at(&r, &c, 6, 5, 1, 2, &hit, NULL) == NULL, "an entry count that is no power of two: no cache");
+  fc_chain_rows_free(&r, NULL);
+}
+
 int main(void) {
   static const char *const labels[3] = {"a", "b", "c"};
   fc_chain_data tg, tu, vg, vu;
@@ -195,6 +271,18 @@ int main(void) {
     free(pu);
     tc_fixed(sg, lg, "every label");
     tc_members(sg, lg, &vg);
+  }
+  {
+    /* the row cache, on the grouped labeller and one of other weights */
+    uint8_t *s2 = NULL;
+    size_t l2 = 0;
+    o.seed = 4;
+    o.iters = 3;
+    INT_EQ(fc_chain_train(&tg, NULL, &o, NULL, &s2, &l2, &score, &best, err, sizeof err), FENCI_OK);
+    if (sg && s2) tc_rows(sg, lg, s2, l2, &vg);
+    free(s2);
+    o.seed = 3;
+    o.iters = 6;
   }
   {
     /* the same labeller decoded with a beam of 2 of the 3 labels */

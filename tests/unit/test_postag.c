@@ -3,6 +3,7 @@
  * context changes tags, fenci_tag_words tags given words, hostile input
  * and long lines are safe in every model and mode, a damaged labeller
  * section or tag dictionary is refused or read safely. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,17 +315,27 @@ static void test_allow_rows(const fenci_model *m) {
   }
   INT_EQ(fc_pos_prepare(&w, m, words, N, NULL), FENCI_OK);
   koff[0] = 0;
-  for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], 0);
+  for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], FC_POS_TRAIN);
   memset(e1, 0, sizeof e1);
   fc_chain_emit_seq(c, keys, koff, N, e1, scratch, NULL);
   {
     /* the decoder's keys (grouped members it skips left out) give the same */
-    for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], 1);
+    for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], FC_POS_DECODE);
     memset(e2, 0, sizeof e2);
     fc_chain_emit_seq(c, keys, koff, N, e2, scratch, NULL);
     OK(koff[N] < N * FC_POS_MAX_KEYS && !memcmp(e1, e2, N * c->n_labels * sizeof *e1),
        "decode keys give the training keys' emissions");
-    for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], 0);
+    /* the word's own keys and its context keys together give them too */
+    for (i = 0; i < N; i++) {
+      size_t k = fc_pos_own_keys(&w, words, N, i, keys + koff[i]);
+      k += fc_pos_keys(&w, words, N, i, keys + koff[i] + k, FC_POS_CONTEXT);
+      koff[i + 1] = koff[i] + (uint32_t)k;
+    }
+    memset(e2, 0, sizeof e2);
+    fc_chain_emit_seq(c, keys, koff, N, e2, scratch, NULL);
+    OK(koff[N] < N * FC_POS_MAX_KEYS && !memcmp(e1, e2, N * c->n_labels * sizeof *e1),
+       "own and context keys give the training keys' emissions");
+    for (i = 0; i < N; i++) koff[i + 1] = koff[i] + (uint32_t)fc_pos_keys(&w, words, N, i, keys + koff[i], FC_POS_TRAIN);
   }
   for (round = 0; round < 20; round++) {
     for (i = 0; i < N; i++) {
@@ -350,6 +361,94 @@ static void test_allow_rows(const fenci_model *m) {
   fc_pos_work_free(&w, NULL);
 }
 
+/* The cache of a word type's own rows (fc_pos_work) changes nothing: with
+ * it, cold and warm, and with it off, a text and a stream of more word
+ * types than the cache holds get the same labels and, on every word that
+ * is scored, the same emissions of its allowed labels; a work whose cache
+ * holds another labeller's rows gives that labeller's own labels. */
+static void test_own_rows(const fenci_model *m) {
+  enum { NW = FC_POS_MAX_SEQ - 10 };
+  const fc_section *sec = fc_fmt_find(&m->file, "POSM");
+  const fc_chain *c = m->pos;
+  FILE *f = fopen("samples/napoleon.txt", "rb");
+  static char text[1 << 16];
+  static fc_posword words[NW];
+  static char synth[NW][16];
+  uint8_t lab1[NW], lab2[NW], lab3[NW];
+  size_t len, i, n = 0, bad = 0, l;
+  toks v = {0};
+  fc_pos_work w1, w2;
+  if (!f || !c || !sec) {
+    OK(0, "no sample text or no tagger");
+    if (f) fclose(f);
+    return;
+  }
+  len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  OK(run(m, FENCI_OPT_FAST, text, len, &v) == 0 && v.n > 100, "the sample is cut");
+  /* the sample's words, every third one followed by a made-up word of two
+   * of its characters (types enough to evict cache entries) */
+  for (i = 0; i < v.n && n < NW; i++) {
+    words[n].s = (const uint8_t *)text + v.t[i].start;
+    words[n].len = v.t[i].end - v.t[i].start;
+    words[n++].kind = v.t[i].kind;
+    if (i % 3 == 0 && n < NW && i + 7 < v.n) {
+      size_t a = v.t[i + 3].start, b = v.t[i + 7].start;
+      memcpy(synth[n], text + a, 3);
+      memcpy(synth[n] + 3, text + b, 3);
+      words[n].s = (const uint8_t *)synth[n];
+      words[n].len = 6;
+      words[n++].kind = FENCI_KIND_WORD;
+    }
+  }
+  memset(&w1, 0, sizeof w1);
+  memset(&w2, 0, sizeof w2);
+  w1.own.off = 1;
+  INT_EQ(fc_pos_tag(m, c, &w1, words, n, lab1, NULL), FENCI_OK);
+  INT_EQ(fc_pos_tag(m, c, &w2, words, n, lab2, NULL), FENCI_OK);
+  OK(w2.own.e && !w1.own.e, "the cache is used, and off when asked");
+  OK(!memcmp(lab1, lab2, n), "a cold cache gives the labels of none");
+  for (i = 0; i < n; i++) {
+    uint64_t am = w1.allow[i] & fc_chain_label_mask(c->n_labels);
+    if (am & (am - 1))
+      for (l = 0; l < c->n_labels; l++)
+        if ((am >> l & 1) && w1.emit[i * c->n_labels + l] != w2.emit[i * c->n_labels + l]) bad++;
+  }
+  OK(bad == 0, "%zu emissions of scored words differ with the cache", bad);
+  INT_EQ(fc_pos_tag(m, c, &w2, words, n, lab3, NULL), FENCI_OK);
+  OK(!memcmp(lab1, lab3, n), "a warm cache gives the labels of none");
+  {
+    /* another labeller: the same section with other weights */
+    uint8_t *al = malloc(sec->size + 16), *img = al + ((16 - ((uintptr_t)al & 15)) & 15);
+    fc_section s2 = *sec;
+    fc_chain c2;
+    fenci_model m2 = *m;
+    char err[200];
+    unsigned seed = 3;
+    size_t k;
+    if (al) {
+      memcpy(img, sec->data, sec->size);
+      s2.data = img;
+      /* weights (i16 pairs, past the slots) changed, the layout kept */
+      INT_EQ(fc_chain_view(&c2, &s2, err, sizeof err), FENCI_OK);
+      for (k = (size_t)(c2.pairs - img); k + 1 < (size_t)(c2.pairs - img) + (size_t)c2.n_pairs * 4; k += 4) {
+        seed = seed * 1103515245u + 12345u;
+        img[k + 2] ^= (uint8_t)(seed >> 16) & 0x3F;
+      }
+      m2.pos = &c2;
+      w1.own.off = 1;
+      INT_EQ(fc_pos_tag(&m2, &c2, &w1, words, n, lab1, NULL), FENCI_OK);
+      INT_EQ(fc_pos_tag(&m2, &c2, &w2, words, n, lab2, NULL), FENCI_OK);
+      OK(memcmp(lab1, lab3, n) != 0, "the other weights give other labels");
+      OK(!memcmp(lab1, lab2, n), "a cache of another labeller's rows is not read");
+      free(al);
+    }
+  }
+  fc_pos_work_free(&w1, NULL);
+  fc_pos_work_free(&w2, NULL);
+  free(v.t);
+}
+
 int main(void) {
   static const char *const models[] = {"models/ctb.fenci", "models/pku.fenci", "models/msr.fenci",
                                        "models/lexicon.fenci"};
@@ -370,6 +469,7 @@ int main(void) {
   if (lex) test_corrupt(lex);
   if (lex) test_corrupt_dict(lex);
   if (lex) test_allow_rows(lex);
+  if (lex) test_own_rows(lex);
   fenci_model_free(lex);
   {
     /* a model without a tagger refuses FENCI_OPT_POS */
