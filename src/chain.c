@@ -332,10 +332,11 @@ void fc_chain_rows_add(const fc_chain *c, int32_t *emit, size_t n, size_t i, con
   size_t r, l;
   for (r = 0; r < R; r++) {
     size_t p = i + r - h;
-    int32_t *e = emit + p * L;
+    int32_t *e;
     const int32_t *row = rows + r * L;
     uint64_t am = full;
     if (i + r < h || p >= n) continue;
+    e = emit + p * L;
     if (allow) {
       am = allow[p] & full;
       if (am && !(am & (am - 1))) continue; /* fixed: not read */

@@ -307,7 +307,13 @@ static const int32_t *fc_pos_own_rows(fc_pos_work *w, const fc_chain *c, const f
                                       const fenci_alloc *a) {
   uint64_t keys[FC_POS_MAX_KEYS];
   int hit;
-  int32_t *rows = fc_chain_rows_at(&w->own, c, FC_POS_CACHE, FC_POS_CACHE_ROWS, w->wh[i], pw[i].kind, &hit, a);
+  /* the word's hash and every other value its own keys read besides what
+   * the hash fixes (a word whose normalised bytes were cut short, three
+   * invalid bytes say, keeps the characters it was read with) */
+  uint64_t k1 = fc_chain_mix((uint64_t)pw[i].kind << 48 | (uint64_t)w->nch[i] << 32 | w->first[i]);
+  k1 = fc_chain_mix(k1 ^ ((uint64_t)w->last[i] << 32 | w->first2[i]));
+  k1 = fc_chain_mix(k1 ^ w->last2[i]);
+  int32_t *rows = fc_chain_rows_at(&w->own, c, FC_POS_CACHE, FC_POS_CACHE_ROWS, w->wh[i], k1, &hit, a);
   if (rows && !hit) fc_chain_rows_fill(c, rows, FC_POS_CACHE_ROWS, keys, fc_pos_own_keys(w, pw, n, i, keys));
   return rows;
 }

@@ -113,7 +113,9 @@ size_t fc_pos_own_keys(const fc_pos_work *w, const fc_posword *words, size_t n, 
 extern const uint64_t fc_pos_groups;
 
 /* Tags words[0..n) with labeller c into labels[n] (label indexes of c);
- * sequences longer than FC_POS_MAX_SEQ are tagged in pieces. */
+ * sequences longer than FC_POS_MAX_SEQ are tagged in pieces.  A work w
+ * serves one model m (its cache keeps rows of m's words; a tagger's model
+ * never changes). */
 fenci_rc fc_pos_tag(const struct fenci_model *m, const fc_chain *c, fc_pos_work *w, const fc_posword *words,
                     size_t n, uint8_t *labels, const fenci_alloc *a);
 
