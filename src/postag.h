@@ -82,8 +82,9 @@ typedef struct fc_pos_work {
   fc_chain_work cw;
   /* The rows of a word type's own keys (fc_pos_own_keys): they do not
    * depend on its neighbours, so they are looked up once per type and
-   * kept, by word hash, kind and characters (fc_pos_own_rows); a hit replaces about 15 lookups in the
-   * weight table with 5 rows added from the cache. */
+   * kept, by word hash, kind and characters (fc_pos_own_rows); a hit
+   * replaces about 15 lookups in the weight table with 5 rows added from
+   * the cache. */
   fc_chain_rows own;
 } fc_pos_work;
 
