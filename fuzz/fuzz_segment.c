@@ -22,8 +22,9 @@
  * In default mode without a dictionary (where the lexicon is looked up
  * without an edge list) search mode's main tokens, which go through the
  * edge list, must be the same tokens.  A tagger with the labellers' row
- * caches switched off gives the same tokens, tags and entities.  Inputs over 1 MiB are skipped; run
- * with -max_len=1048576 to let them grow that far. */
+ * caches switched off gives the same tokens, tags and entities.  Inputs
+ * over 1 MiB are skipped; run with -max_len=1048576 to let them grow that
+ * far. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

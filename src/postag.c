@@ -193,12 +193,18 @@ static uint64_t fc_pos_word_hash(const fc_pos_work *w, size_t n, ptrdiff_t i) {
  * (fc_pos_tag), since their rows score its neighbours.  A neighbour's other contributions come from its
  * own keys, the padding anchors included, so its scores stay those of a
  * full lookup. */
-static size_t fc_pos_anchor_keys(const fc_pos_work *w, size_t n, size_t i, uint64_t *keys) {
+/* The anchor of the join of word i's last and the next word's first
+ * character: the one anchor that reads a neighbour. */
+static uint64_t fc_pos_join_anchor(const fc_pos_work *w, size_t n, size_t i) {
   uint32_t fp1 = i + 1 < n ? w->first[i + 1] : 0x110002;
+  return fc_chain_gkey(T_JOINR, (uint64_t)w->last[i] << 32 | fp1, 0);
+}
+
+static size_t fc_pos_anchor_keys(const fc_pos_work *w, size_t n, size_t i, uint64_t *keys) {
   keys[0] = fc_chain_gkey_rep(T_WM1, fc_pos_word_hash(w, n, (ptrdiff_t)i));
   keys[1] = fc_chain_gkey(T_FIRST, w->first[i], 0);
   keys[2] = fc_chain_gkey(T_LAST, w->last[i], 0);
-  keys[3] = fc_chain_gkey(T_JOINR, (uint64_t)w->last[i] << 32 | fp1, 0);
+  keys[3] = fc_pos_join_anchor(w, n, i);
   return 4;
 }
 
@@ -393,9 +399,7 @@ fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, con
         if (fr) {
           nk = fc_pos_keys(w, pw, len, i, k, FC_POS_CONTEXT);
         } else {
-          uint64_t an[4];
-          fc_pos_anchor_keys(w, len, i, an);
-          k[0] = an[3]; /* the join with the next word's first character */
+          k[0] = fc_pos_join_anchor(w, len, i);
           nk = 1;
         }
       } else {
