@@ -300,7 +300,7 @@ typedef struct fc_kwacc {
   const fenci_kw_opts *o;
   const fenci_kwdict *d;
   unsigned kinds;         /* bit per allowed FENCI_KIND_* */
-  uint8_t *tag_ok;        /* n_tags + 1 flags, or NULL: every tag */
+  uint8_t *tag_ok;        /* n_names + 1 flags (every tag id), or NULL: every tag */
   int use_stop;           /* the model's stop list */
   int idf_src;            /* 1: dict, 2: model */
   fc_kw_word *w;
@@ -462,7 +462,7 @@ static int fc_kw_token(fc_kwacc *c, const fenci_token *t) {
   uint32_t idx, cand = FC_KW_NONE;
   if (t->flags & FENCI_TOK_EXTRA) return 0;
   p = c->pos++;
-  if (t->kind < 16 && (c->kinds >> t->kind & 1) && (!c->tag_ok || c->tag_ok[t->tag <= c->m->n_tags ? t->tag : 0])) {
+  if (t->kind < 16 && (c->kinds >> t->kind & 1) && (!c->tag_ok || c->tag_ok[t->tag <= c->m->n_names ? t->tag : 0])) {
     s = (const uint8_t *)c->text + t->start;
     for (i = 0; i < t->end - t->start && chars < 2; i++) chars += (s[i] & 0xC0) != 0x80;
     if (chars >= 2 && !(c->kinds >> FENCI_KIND_NUMBER & 1) && fc_kw_has_digit(s, t->end - t->start)) chars = 0;
@@ -696,7 +696,9 @@ static fenci_rc fc_kwacc_init(fc_kwacc *c, const fenci_model *m, const char *tex
   pos = o->pos;
   if (!pos && o->method == FENCI_KW_TEXTRANK) pos = "ns,n,vn,v";
   if (pos && *pos) {
-    c->tag_ok = fc_calloc(c->al, m->n_tags + 1, 1);
+    /* every tag name: the lexicon's and those only the POS tagger gives
+     * (nx, w, Vg, ...), which follow them */
+    c->tag_ok = fc_calloc(c->al, m->n_names + 1, 1);
     if (!c->tag_ok) {
       *msg = "out of memory extracting keywords";
       return FENCI_NOMEM;

@@ -33,7 +33,7 @@ struct fenci_model {
   float oov_cost;         /* cost of an unknown single character */
   const char *tag_names;  /* TAGS: NUL-separated names; id 1 is the first */
   size_t n_tags;          /* number of tag names */
-  const char **tag_index; /* tag id -> name, n_tags + 1 entries */
+  const char **tag_index; /* tag id -> name, n_names + 1 entries */
   const char *meta;       /* META text, NUL-terminated copy or "" */
   size_t meta_len;
   char *meta_copy;        /* owned copy of META */

@@ -58,6 +58,16 @@ def test_extract_tags_allowpos():
     assert jieba.analyse.extract_tags(ARTICLE, allowPOS=("nosuchtag",)) == []
 
 
+def test_extract_tags_tagger_only_tags():
+    # nx, w, Vg, ... are tags the POS tagger gives and the lexicon lacks:
+    # filtering on them once corrupted the heap (the process aborted)
+    text = "我们今天用iPhone和Android在北京大学研究自然语言处理工具，iPhone很好。"
+    assert jieba.analyse.extract_tags(text, allowPOS=("nx",)) == ["iPhone", "Android"]
+    assert "iPhone" in jieba.analyse.extract_tags(text, allowPOS=("nx", "n"))
+    assert "iPhone" in jieba.analyse.textrank(text, allowPOS=("nx", "n", "v"))
+    assert jieba.analyse.extract_tags(text, allowPOS=("w", "Vg", "Ag", "Bg", "Dg", "Tg")) == []
+
+
 def test_extract_tags_withflag():
     pairs = jieba.analyse.extract_tags(ARTICLE, topK=5, allowPOS=("ns", "n"), withFlag=True)
     assert all(isinstance(p, pair) for p in pairs)
