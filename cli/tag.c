@@ -25,13 +25,17 @@ static void tag_usage(FILE *f) {
 static int tag_is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 /* A line is read a block at a time and its words are tagged TW_WINDOW at
- * a time, each window with TW_CTX words of context on either side (as the
- * library decodes its pieces), so memory is bounded whatever the line
- * length; a "word" longer than TW_WORD_MAX bytes is taken in pieces of
- * that size (cut before a character). */
+ * a time, or sooner once TW_BYTES of them are pending, each window with
+ * TW_CTX words of context on either side (as the library decodes its
+ * pieces), so memory is bounded whatever the line length (words of 64 KB
+ * each once filled 4,128 x 64 KB before a window was tagged); a "word"
+ * longer than TW_WORD_MAX bytes is taken in pieces of that size (cut
+ * before a character). */
 #define TW_WINDOW 4096
 #define TW_CTX 32
 #define TW_WORD_MAX 65536
+#define TW_BYTES (4u << 20)
+#define TW_CTX_BYTES 4096
 
 typedef struct tw_state {
   fenci_tagger *t;
@@ -88,6 +92,15 @@ static int tw_tag(tw_state *w, size_t upto) {
   return 0;
 }
 
+/* The context words that end at word e: up to TW_CTX of them, back to
+ * word lo at most, with at most TW_CTX_BYTES of bytes (as the library's
+ * chunks take theirs), so a window of huge words re-tags little. */
+static size_t tw_ctx(const tw_state *w, size_t e, size_t lo) {
+  size_t r = 0, b = 0;
+  while (r < TW_CTX && e - r > lo && b + w->len[e - r - 1] <= TW_CTX_BYTES) b += w->len[e - ++r];
+  return r;
+}
+
 /* Ends the word being read; a full window is tagged and written, and its
  * last words kept as the next window's left context, with the words not
  * written yet. */
@@ -108,9 +121,12 @@ static int tw_end_word(tw_state *w) {
   w->off[w->nw] = w->nbytes - w->cur;
   w->len[w->nw++] = w->cur;
   w->cur = 0;
-  if (w->nw - w->nleft >= TW_WINDOW + TW_CTX) {
-    size_t keep = w->nw - 2 * TW_CTX, k, base;
-    if (tw_tag(w, w->nw - TW_CTX)) return w->fail;
+  if (w->nw - w->nleft >= TW_WINDOW + TW_CTX || w->nbytes >= TW_BYTES) {
+    size_t r = tw_ctx(w, w->nw, w->nleft), upto = w->nw - r, l, keep, k, base;
+    if (upto <= w->nleft) return 0; /* nothing to write yet: one word is the context */
+    if (tw_tag(w, upto)) return w->fail;
+    l = tw_ctx(w, upto, 0);
+    keep = upto - l;
     base = w->off[keep];
     memmove(w->bytes, w->bytes + base, w->nbytes - base);
     w->nbytes -= base;
@@ -119,7 +135,7 @@ static int tw_end_word(tw_state *w) {
       w->len[k - keep] = w->len[k];
     }
     w->nw -= keep;
-    w->nleft = TW_CTX;
+    w->nleft = l;
   }
   return 0;
 }

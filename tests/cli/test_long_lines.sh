@@ -151,7 +151,7 @@ rm -f "$TMP"/out.all.*
 # ------------------------------------------- the other commands, the shipped models
 # peak RSS in KiB under a bound, for inputs that once made memory grow with
 # them: ner's JSON of number-dense text (194 MB for 10 MB), tag --words on
-# one line (134 MB for 10 MB), TextRank with the widest window on random
+# one line (134 MB for 10 MB; 53 MB for 20 MB of 63 KB words), TextRank with the widest window on random
 # text (1.1 GB for 10 MB)
 # (not under ASan, whose quarantine keeps freed memory: its RSS follows
 # what was ever allocated, not what is held)
@@ -175,11 +175,15 @@ random.seed(7)
 open(sys.argv[1], 'w').write('1,' * 4000000)
 open(sys.argv[2], 'w').write('中 ' * 2500000)
 open(sys.argv[3], 'w', encoding='utf-8').write(''.join(chr(random.randint(0x4E00, 0x9FA4)) for _ in range(1000000)))
-" "$TMP/numbers" "$TMP/words" "$TMP/random"
+open(sys.argv[4], 'w', encoding='utf-8').write(' '.join(['的' * 21000] * 330))
+" "$TMP/numbers" "$TMP/words" "$TMP/random" "$TMP/bigwords"
 under "ner, 8 MB of numbers" 65536 ner "$TMP/numbers"
 under "tag --words, a 7.5 MB line" 49152 tag --words "$TMP/words"
+# words of 63 KB: a window of 4,096 of them once held 270 MB (53 MB for
+# this 20 MB line); windows now also end at 4 MB
+under "tag --words, a 20 MB line of 63 KB words" 40960 tag --words "$TMP/bigwords"
 under "keywords --textrank --window 1024, 3 MB of random characters" 262144 keywords --textrank --window 1024 "$TMP/random"
-rm -f "$TMP/numbers" "$TMP/words" "$TMP/random"
+rm -f "$TMP/numbers" "$TMP/words" "$TMP/random" "$TMP/bigwords"
 
 echo "test_long_lines.sh: $runs checks, $fails failed"
 [ "$fails" -eq 0 ]
