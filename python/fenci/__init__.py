@@ -372,23 +372,28 @@ class Tokenizer:
             opts |= _fenci.OPT_FAST  # jieba's cut_all: every dictionary word
         return opts
 
-    def _detail(self, text, mode, HMM, pos=False):
+    def _detail(self, text, mode, HMM, pos=False, lazy=False):
+        """The detail tuples of text's tokens: a list, or with lazy an
+        iterator that makes each tuple when it is asked for (the generators:
+        a long line's tokens are then held as 24 bytes each in C, not as
+        tuples of about 400)."""
         seg = self._segmenter()
         opts = self._opts(mode, HMM)
         if pos and self._has_pos:
             opts |= _fenci.OPT_POS  # tags in context on the main tokens
-        toks = seg.cut(text, opts, True)
+        toks = seg.cut(text, opts, 2 if lazy else 1)
         if self._deleted:
             toks = self._split_deleted(toks)
+            if not lazy:
+                toks = list(toks)
         return toks
 
     def _split_deleted(self, toks):
-        out = []
         dele = self._deleted
         for t in toks:
             w = t[0]
             if w not in dele:
-                out.append(t)
+                yield t
                 continue
             if t[7] & _fenci.TOK_EXTRA:
                 continue  # an inner word in search/all mode: just gone
@@ -396,27 +401,30 @@ class Tokenizer:
             cs, bs = t[1], t[3]
             for p in pieces:
                 bl = len(p.encode("utf-8"))
-                out.append((p, cs, cs + len(p), bs, bs + bl, t[5], "", t[7] | _fenci.TOK_OOV))
+                yield (p, cs, cs + len(p), bs, bs + bl, t[5], "", t[7] | _fenci.TOK_OOV)
                 cs += len(p)
                 bs += bl
-        return out
 
-    def _words_of(self, sentence, mode, HMM):
+    def _words_of(self, sentence, mode, HMM, lazy=False):
         text = _text(sentence)
         if _parallel > 1 and len(text) >= _PARALLEL_MIN and "\n" in text:
             pieces = _line_pieces(text, _parallel)
             if len(pieces) > 1:
                 return self._batch(pieces, mode, HMM, _parallel, flat=True)
+        # lazy (the generators): a long line's words are made as they are
+        # taken, not held as one list (a generator's piece is whole lines)
+        lazy = lazy and len(text) > 2 * _PIECE
         if self._deleted:
-            return [t[0] for t in self._detail(text, mode, HMM)]
-        return self._segmenter().cut(text, self._opts(mode, HMM))
+            return (t[0] for t in self._detail(text, mode, HMM, lazy=True)) if lazy else \
+                [t[0] for t in self._detail(text, mode, HMM)]
+        return self._segmenter().cut(text, self._opts(mode, HMM), 3 if lazy else 0)
 
     def cut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
         """A generator of the words of sentence (jieba.cut).  cut_all: every
         lexicon word, overlapping, by position; HMM=False: the lexicon path."""
         m = _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT
         for piece, _ in _pieces(_text(sentence)):
-            yield from self._words_of(piece, m, HMM)
+            yield from self._words_of(piece, m, HMM, lazy=True)
 
     def lcut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
         """cut() as a list."""
@@ -429,7 +437,7 @@ class Tokenizer:
     def cut_for_search(self, sentence, HMM=True):
         """A generator: the words, each preceded by the lexicon words inside it."""
         for piece, _ in _pieces(_text(sentence)):
-            yield from self._words_of(piece, _fenci.MODE_SEARCH, HMM)
+            yield from self._words_of(piece, _fenci.MODE_SEARCH, HMM, lazy=True)
 
     def lcut_for_search(self, sentence, HMM=True):
         return self._words_of(sentence, _fenci.MODE_SEARCH, HMM)
@@ -442,7 +450,7 @@ class Tokenizer:
             raise ValueError("fenci: mode must be 'default' or 'search', not %r" % (mode,))
         m = _fenci.MODE_SEARCH if mode == "search" else _fenci.MODE_DEFAULT
         for piece, base in _pieces(unicode_sentence):
-            for t in self._detail(piece, m, HMM):
+            for t in self._detail(piece, m, HMM, lazy=True):
                 yield (t[0], t[1] + base, t[2] + base)
 
     # ------------------------------------------------------ fenci's own API
@@ -512,7 +520,7 @@ class Tokenizer:
         from .posseg import pair, flag_of
         text = _text(sentence)
         for piece, _ in ([(text, 0)] if whole else _pieces(text)):
-            for t in self._detail(piece, _fenci.MODE_DEFAULT, HMM, pos=True):
+            for t in self._detail(piece, _fenci.MODE_DEFAULT, HMM, pos=True, lazy=not whole):
                 # a user word keeps the tag it was given, known to the model or not
                 u = self._words.get(t[0]) if t[7] & 4 else None
                 yield pair(t[0], u[1] if u and u[1] else flag_of(t))

@@ -700,6 +700,41 @@ surrogate:
   return -2;
 }
 
+/* The detail tuple of token k of text: (word, cs, ce, bs, be, kind, tag,
+ * flags).  Character offsets are counted from the previous token's start
+ * (*cpos at byte *bpos): search mode steps back to a long word after its
+ * inner words, by at most its length, so the whole count stays linear in
+ * the text. */
+static PyObject *detail_item(const fenci_model *m, const char *text, const fenci_token *k, size_t *cpos,
+                             size_t *bpos) {
+  PyObject *w = token_str(text + k->start, k->end - k->start);
+  size_t cs, ce;
+  if (!w) return NULL;
+  if (k->start >= *bpos) {
+    *cpos += count_chars(text + *bpos, k->start - *bpos);
+  } else {
+    *cpos -= count_chars(text + k->start, *bpos - k->start);
+  }
+  *bpos = k->start;
+  cs = *cpos;
+  ce = cs + (size_t)PyUnicode_GET_LENGTH(w);
+  if (k->kind == FENCI_KIND_INVALID) ce = cs + 1;
+  return Py_BuildValue("(NnnnnssI)", w, (Py_ssize_t)cs, (Py_ssize_t)ce, (Py_ssize_t)k->start, (Py_ssize_t)k->end,
+                       KIND_NAMES[k->kind < 9 ? k->kind : 8], fenci_tag_name(m, k->tag), (unsigned)k->flags);
+}
+
+typedef struct IterObject {
+  PyObject_HEAD
+  SegObject *seg;    /* keeps the model (tag names) */
+  PyObject *textobj; /* keeps text when it points into it */
+  char *enc;         /* a str's UTF-8, owned */
+  const char *text;
+  tokvec tv;
+  size_t i, cpos, bpos;
+  int words; /* words only (detail 3) */
+} IterObject;
+static PyTypeObject IterType;
+
 static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   PyObject *textobj, *out = NULL;
   unsigned opts;
@@ -716,8 +751,9 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   int own = 0, kind = 0;
   const void *data = NULL;
   Py_ssize_t nch = 0, elen = 0;
-  if (!PyArg_ParseTuple(args, "OI|p", &textobj, &opts, &detail)) return NULL;
-  if (!detail) opts |= FENCI_OPT_BARE; /* words only: no tag or OOV flag to look up */
+  if (!PyArg_ParseTuple(args, "OI|i", &textobj, &opts, &detail)) return NULL;
+  if (detail < 0 || detail > 3) return PyErr_Format(PyExc_ValueError, "fenci: detail must be 0..3, not %d", detail);
+  if (!detail || detail == 3) opts |= FENCI_OPT_BARE; /* words only: no tag or OOV flag to look up */
   if (PyUnicode_Check(textobj)) {
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(textobj) < 0) return NULL;
@@ -767,32 +803,29 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
     out = prepared_list(&pw, tv.n);
     goto done;
   }
+  if (detail >= 2) { /* an iterator: each token's tuple (2) or word (3) made when asked for */
+    IterObject *it = PyObject_New(IterObject, &IterType);
+    if (!it) goto done;
+    Py_INCREF(self);
+    it->seg = self;
+    it->textobj = textobj; /* the reference taken above */
+    it->enc = enc;
+    it->text = text;
+    it->tv = tv;
+    it->i = it->cpos = it->bpos = 0;
+    it->words = detail == 3;
+    return (PyObject *)it;
+  }
   out = PyList_New((Py_ssize_t)tv.n);
   if (!out) goto done;
   for (i = 0; i < tv.n; i++) {
     const fenci_token *k = &tv.v[i];
-    PyObject *w = token_str(text + k->start, k->end - k->start), *item;
-    size_t cs, ce;
-    if (!w) goto fail;
+    PyObject *item;
     if (!detail) {
-      PyList_SET_ITEM(out, (Py_ssize_t)i, w);
-      continue;
-    }
-    /* character offsets, counted from the previous token's start: search
-     * mode steps back to a long word after its inner words, by at most
-     * its length, so the whole count stays linear in the text */
-    if (k->start >= bpos) {
-      cpos += count_chars(text + bpos, k->start - bpos);
+      item = token_str(text + k->start, k->end - k->start);
     } else {
-      cpos -= count_chars(text + k->start, bpos - k->start);
+      item = detail_item(self->model->m, text, k, &cpos, &bpos);
     }
-    bpos = k->start;
-    cs = cpos;
-    ce = cs + (size_t)PyUnicode_GET_LENGTH(w);
-    if (k->kind == FENCI_KIND_INVALID) ce = cs + 1;
-    item = Py_BuildValue("(NnnnnssI)", w, (Py_ssize_t)cs, (Py_ssize_t)ce, (Py_ssize_t)k->start,
-                         (Py_ssize_t)k->end, KIND_NAMES[k->kind < 9 ? k->kind : 8],
-                         fenci_tag_name(self->model->m, k->tag), (unsigned)k->flags);
     if (!item) goto fail;
     PyList_SET_ITEM(out, (Py_ssize_t)i, item);
   }
@@ -805,6 +838,36 @@ done:
   Py_DECREF(textobj);
   return out;
 }
+
+/* The iterator of Seg_cut(text, opts, 2 or 3): the segmented text's tokens kept
+ * as fenci_token (24 bytes each), each token's tuple made when it is asked
+ * for, so a generator over a long line holds no list of tuples (about 400
+ * bytes a token). */
+static PyObject *Iter_next(IterObject *it) {
+  const fenci_token *k;
+  if (it->i >= it->tv.n) return NULL;
+  k = &it->tv.v[it->i++];
+  if (it->words) return token_str(it->text + k->start, k->end - k->start);
+  return detail_item(it->seg->model->m, it->text, k, &it->cpos, &it->bpos);
+}
+
+static void Iter_dealloc(IterObject *it) {
+  PyMem_RawFree(it->tv.v);
+  PyMem_RawFree(it->enc);
+  Py_XDECREF(it->textobj);
+  Py_XDECREF(it->seg);
+  PyObject_Free(it);
+}
+
+static PyTypeObject IterType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fenci._fenci.TokenIterator",
+    .tp_basicsize = sizeof(IterObject),
+    .tp_dealloc = (destructor)Iter_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The tokens of one Segmenter.cut(text, opts, 2) call, as detail tuples.",
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Iter_next,
+};
 
 /* ------------------------------------------------------------ cut_batch */
 
@@ -1285,7 +1348,7 @@ static PyObject *Seg_tag_name(SegObject *self, PyObject *arg) {
 static PyMethodDef Seg_methods[] = {
     {"set_words", (PyCFunction)Seg_set_words, METH_O,
      "set_words([(word, freq, tag), ...]) -> refused words: replace the user-word snapshot."},
-    {"cut", (PyCFunction)Seg_cut, METH_VARARGS, "cut(text, opts, detail=False) -> list"},
+    {"cut", (PyCFunction)Seg_cut, METH_VARARGS, "cut(text, opts, detail=0) -> list of words (0) or of detail tuples (1); an iterator of the tuples (2) or words (3)"},
     {"entities", (PyCFunction)Seg_entities, METH_VARARGS,
      "entities(text) -> [(type, text, cs, ce, bs, be, value, unit, flags)]"},
     {"cut_batch", (PyCFunction)Seg_cut_batch, METH_VARARGS,
@@ -1314,7 +1377,9 @@ static struct PyModuleDef fenci_module = {PyModuleDef_HEAD_INIT, "fenci._fenci",
 PyMODINIT_FUNC PyInit__fenci(void);
 PyMODINIT_FUNC PyInit__fenci(void) {
   PyObject *m;
-  if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SegType) < 0 || PyType_Ready(&KwDictType) < 0) return NULL;
+  if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SegType) < 0 || PyType_Ready(&KwDictType) < 0 ||
+      PyType_Ready(&IterType) < 0)
+    return NULL;
   m = PyModule_Create(&fenci_module);
   if (!m) return NULL;
   if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0 ||

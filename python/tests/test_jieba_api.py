@@ -578,3 +578,43 @@ def test_generators_stream_in_pieces_with_the_same_words():
         assert [w for w, a, b in jieba.tokenize(text)] == words
         assert list(jieba.cut(text)) == words
         assert [p.word for p in pseg.cut(text)] == [p.word for p in pseg.lcut(text)]
+
+
+def test_generators_over_one_long_line():
+    # one line of more than two pieces: the generators take its tokens one
+    # at a time from C (Segmenter.cut(text, opts, 2 or 3)), with the same
+    # words, offsets and tags as the lists, deleted words included
+    line = "拿破仑在枫丹白露签署了退位诏书，1814年4月6日，iPhone与abc@example.org。" * 4000
+    assert len(line) > 2 * jieba._PIECE and "\n" not in line
+    words = jieba.lcut(line)
+    assert list(jieba.cut(line)) == words
+    assert [w for w, a, b in jieba.tokenize(line)] == words
+    assert list(jieba.tokenize(line)) == [tuple(t[:3]) for t in jieba.dt._detail(line, 0, True)]
+    assert list(jieba.cut_for_search(line)) == jieba.lcut_for_search(line)
+    assert [tuple(p) for p in pseg.cut(line)] == [tuple(p) for p in pseg.lcut(line)]
+    t = jieba.Tokenizer()
+    t.del_word("枫丹白露")
+    got = list(t.cut(line))
+    assert got == t.lcut(line) and "枫丹白露" not in got
+    assert [w for w, a, b in t.tokenize(line)] == got
+    it = jieba.dt._segmenter().cut(line, 0, 2)
+    assert iter(it) is it and next(it)[0] == words[0]
+    del it  # dropped half-way: its tokens are freed with it
+    with pytest.raises(ValueError):
+        jieba.dt._segmenter().cut(line, 0, 4)
+
+
+def test_generators_memory_on_a_long_line(tmp_path):
+    # a generator over one 5 MB line held every token as a tuple (about 400
+    # bytes each: 785 MB); now 24 bytes each in C (under 100 MB in all)
+    import subprocess
+    import sys
+    code = ("import resource, fenci\n"
+            "t = '的' * 1700000\n"
+            "a = sum(1 for _ in fenci.tokenize(t))\n"
+            "b = sum(1 for _ in fenci.posseg.cut(t))\n"
+            "print(a, b, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ)).stdout.split()
+    assert int(out[0]) == int(out[1]) > 500000, out  # 的 alone or in pairs: at least one token per 3.4 characters
+    assert int(out[2]) < 250 * 1024, out
