@@ -127,7 +127,7 @@ static int tw_end_word(tw_state *w) {
     if (tw_tag(w, upto)) return w->fail;
     l = tw_ctx(w, upto, 0);
     keep = upto - l;
-    base = w->off[keep];
+    base = keep < w->nw ? w->off[keep] : w->nbytes; /* every word written and none kept as context */
     memmove(w->bytes, w->bytes + base, w->nbytes - base);
     w->nbytes -= base;
     for (k = keep; k < w->nw; k++) {

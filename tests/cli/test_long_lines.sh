@@ -182,8 +182,39 @@ under "tag --words, a 7.5 MB line" 49152 tag --words "$TMP/words"
 # words of 63 KB: a window of 4,096 of them once held 270 MB (53 MB for
 # this 20 MB line); windows now also end at 4 MB
 under "tag --words, a 20 MB line of 63 KB words" 40960 tag --words "$TMP/bigwords"
+# every word once and in order, whatever ends a window: words of 1 byte to
+# 70 KB mixed (a window that ended on a word over 4 KB once read past the
+# word offsets: heap corruption), exactly 4 MB pending at the 256th word
+python3 -c "
+import random, sys
+random.seed(11)
+out = open(sys.argv[1], 'w', encoding='utf-8')
+out.write(' '.join(['a' * 16384] * 256 + ['b'] * 3) + '\n')
+out.write(' '.join(['的' * 21000] * 68) + '\n\n')
+for n in range(6):
+    ws = []
+    for i in range(random.randint(1, 400)):
+        k = random.choice((1, 2, 3, 5, 900, 5000, 20000, 70000))
+        ws.append(random.choice('中文分词ab1') * random.randint(1, k))
+    out.write(' '.join(ws) + ('\r\n' if n % 2 else '\n'))
+" "$TMP/mixwords"
+for f in text json; do
+  runs=$((runs + 1))
+  "$FENCI" tag --words -f $f "$TMP/mixwords" >"$TMP/mix.$f" 2>"$TMP/err" || { fail "tag --words -f $f, mixed sizes: $(head -3 "$TMP/err")"; continue; }
+  python3 -c "
+import json, sys
+want = [l.split() for l in open(sys.argv[1], encoding='utf-8').read().split('\n')[:-1]]
+got = []
+for l in open(sys.argv[2], encoding='utf-8').read().split('\n')[:-1]:
+    got.append([t['w'] for t in json.loads(l)] if sys.argv[3] == 'json' else [t.rsplit('/', 1)[0] for t in l.split()])
+# a word over 64 KB is taken in pieces (cut before a character)
+assert [''.join(w) for w in got] == [''.join(w) for w in want], 'words lost or repeated'
+assert all(len(w) <= 65536 + 3 for l in got for w in l)
+assert sum(len(l) for l in got) >= sum(len(l) for l in want)
+" "$TMP/mixwords" "$TMP/mix.$f" $f 2>"$TMP/err" || fail "tag --words -f $f, mixed sizes: $(tail -1 "$TMP/err")"
+done
 under "keywords --textrank --window 1024, 3 MB of random characters" 262144 keywords --textrank --window 1024 "$TMP/random"
-rm -f "$TMP/numbers" "$TMP/words" "$TMP/random" "$TMP/bigwords"
+rm -f "$TMP/numbers" "$TMP/words" "$TMP/random" "$TMP/bigwords" "$TMP/mixwords" "$TMP/mix.text" "$TMP/mix.json"
 
 echo "test_long_lines.sh: $runs checks, $fails failed"
 [ "$fails" -eq 0 ]
