@@ -864,7 +864,7 @@ static PyTypeObject IterType = {
     .tp_basicsize = sizeof(IterObject),
     .tp_dealloc = (destructor)Iter_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The tokens of one Segmenter.cut(text, opts, 2) call, as detail tuples.",
+    .tp_doc = "The tokens of one Segmenter.cut(text, opts, 2 or 3) call: detail tuples or words.",
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)Iter_next,
 };
