@@ -80,6 +80,9 @@ _models = {}
 _models_lock = threading.Lock()
 
 
+_LEXICON_MAX = 1 << 30
+
+
 def _open_model(path=None, lexicon_file=None):
     """One Model per file per process (mapped: forked workers share its pages)."""
     key = ("lex", os.path.abspath(lexicon_file)) if lexicon_file else ("model", path)
@@ -88,7 +91,12 @@ def _open_model(path=None, lexicon_file=None):
         if m is None:
             if lexicon_file:
                 with open(lexicon_file, "rb") as f:
-                    text = f.read().decode("utf-8").lstrip("\ufeff")
+                    # as the C paths cap what they read whole (1 GiB for
+                    # lexicons): /dev/zero is refused, not read for ever
+                    raw = f.read(_LEXICON_MAX + 1)
+                if len(raw) > _LEXICON_MAX:
+                    raise ValueError("fenci: %s: a dictionary of more than 1 GiB" % lexicon_file)
+                text = raw.decode("utf-8").lstrip("\ufeff")
                 m = _fenci.Model(lexicon_text=text)
             else:
                 m = _fenci.Model(path)
@@ -258,6 +266,12 @@ class Tokenizer:
                 return
         if tag is not None and not isinstance(tag, str):
             raise TypeError("fenci: tag must be str")
+        if tag is not None:
+            try:
+                tag.encode("utf-8")
+            except UnicodeEncodeError:
+                # as the word: accepted, it made every later call fail in C
+                raise ValueError("fenci: tag %r is not text that UTF-8 can hold (a lone surrogate)" % tag) from None
         if any(ord(c) < 0x20 or ord(c) == 0x7F for c in word):
             warnings.warn("fenci: user word %r refused: it has a control character, which the "
                           "segmenter never joins into a word" % word, stacklevel=2)
@@ -574,6 +588,9 @@ def _line_pieces(text, threads):
     return pieces
 
 
+_PARALLEL_MAX = 1024
+
+
 def enable_parallel(processnum=None):
     """jieba.enable_parallel, on threads instead of processes: cut, lcut,
     cut_for_search and lcut_for_search of a text of several lines (of at
@@ -581,9 +598,10 @@ def enable_parallel(processnum=None):
     (default: the CPUs) over the shared model, the GIL released; the words
     are the same as without it.  Applies to every Tokenizer."""
     global _parallel
-    if processnum is not None and int(processnum) < 1:
-        raise ValueError("fenci: enable_parallel() needs a positive number of threads")
-    _parallel = int(processnum or os.cpu_count() or 1)
+    if processnum is not None and not 1 <= int(processnum) <= _PARALLEL_MAX:
+        # (2**31 was taken, then every long text failed in C's int)
+        raise ValueError("fenci: enable_parallel() needs 1 to %d threads" % _PARALLEL_MAX)
+    _parallel = int(processnum or min(os.cpu_count() or 1, _PARALLEL_MAX))
 
 
 def disable_parallel():

@@ -159,6 +159,9 @@ def test_bad_user_words_refused_and_harmless():
     # a lone surrogate cannot reach C as UTF-8: refused at once, later calls unharmed
     with pytest.raises(ValueError, match="surrogate"):
         t.add_word("中\ud800")
+    # so is a tag with one (it was taken, and every later cut failed)
+    with pytest.raises(ValueError, match="surrogate"):
+        t.add_word("北京大", 3, "\ud800")
     for bad in (float("nan"), float("inf"), -5):
         with pytest.raises(ValueError, match="freq"):
             t.add_word("杭研", bad)
@@ -358,6 +361,12 @@ def test_enable_parallel():
         assert jieba.lcut(text) == want
     finally:
         jieba.disable_parallel()
+    # a count C cannot take is refused at once (2**31 was taken, then every
+    # long text raised OverflowError)
+    for bad in (0, -1, 2 ** 31):
+        with pytest.raises(ValueError):
+            jieba.enable_parallel(bad)
+    assert jieba.lcut(text) == want
 
 
 def test_threads_cut_while_add_word():
