@@ -76,8 +76,9 @@ class KeywordExtractor:
         opts = tok._opts(_fenci.MODE_DEFAULT, True)
         if tok._has_pos:
             opts |= _fenci.OPT_POS  # allowPOS filters on the tags in context
-        if tok._deleted:
-            # the user's deletions are applied in Python: extract from those tokens
+        if tok._deleted or (tok._spaced and tok._spaced_hit(text)):
+            # the user's deletions and words with whitespace are applied in
+            # Python: extract from those tokens
             toks = tok._detail(text, _fenci.MODE_DEFAULT, True, pos=True)
             ids = self._tag_ids(seg)
             kinds = {k: i for i, k in enumerate(_KINDS)}

@@ -147,11 +147,14 @@ def test_add_word_with_freq_and_tag():
     assert ("杭研", "nz") in [tuple(x) for x in p.lcut("他来到了网易杭研大厦", HMM=False)]
 
 
-def test_word_with_space_refused_with_warning():
+def test_word_with_space_honoured():
+    # jieba takes such a word and never matches it; fenci matches it (python/tests/test_spaced_words.py)
     t = fresh()
-    with pytest.warns(UserWarning, match="whitespace"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         t.add_word("云 计算")
-    assert "云 计算" not in t.lcut("云 计算很好")
+    assert t.lcut("云 计算很好")[0] == "云 计算"
+    assert "云 计算" not in jieba.lcut("云 计算很好")  # the other tokenizer's words are its own
 
 
 def test_bad_user_words_refused_and_harmless():
@@ -258,10 +261,12 @@ def test_load_userdict_file_objects(tmp_path):
 
 def test_load_userdict_word_with_space(tmp_path):
     t = fresh()
-    p = _write(tmp_path, "云 计算 5 n\n区块链 9\n")
-    with pytest.warns(UserWarning, match="line 1"):
-        t.load_userdict(p)
-    assert "区块链" in t.lcut("云 计算和区块链", HMM=False)
+    p = _write(tmp_path, "云 计算 5 n\n区块链 9\nNew  York\tns\n")
+    t.load_userdict(p)
+    assert t.lcut("云 计算和区块链", HMM=False)[::2] == ["云 计算", "区块链"]
+    # the word is the line's rest as written (two spaces here), its tag given
+    assert ("New  York", "ns") in [tuple(x) for x in pseg.POSTokenizer(t).lcut("去New  York")]
+    assert t.get_FREQ("云 计算") == 5
 
 
 def test_tokenizers_do_not_share_user_words():

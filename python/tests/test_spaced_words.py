@@ -1,0 +1,169 @@
+"""User words with whitespace inside ("New York", "云 计算"): jieba takes them
+and never matches them; fenci matches them in Python before the text
+reaches C (fenci/__init__.py, _SPACE), through every call."""
+import random
+import re
+import warnings
+
+import pytest
+
+import fenci
+import fenci.analyse as analyse
+import fenci.posseg as pseg
+
+S = "我住在New York，喜欢云 计算。New Yorker不算，NewYork也不算。"
+
+
+def tok(*words):
+    t = fenci.Tokenizer()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # none of these is refused
+        for w in words:
+            t.add_word(*w) if isinstance(w, tuple) else t.add_word(w)
+    return t
+
+
+def test_every_cut_call_keeps_the_word_whole():
+    t = tok(("New York", None, "ns"), "云 计算")
+    for words in (t.lcut(S), list(t.cut(S)), t.lcut(S, HMM=False), list(t.cut(S, HMM=False)),
+                  t.cut_batch([S])[0], t.cut_batch([S], threads=2, HMM=False)[0]):
+        assert words.count("New York") == 1 and words.count("云 计算") == 1, words
+        assert "".join(words) == S  # lossless
+        # not inside a run of letters: New Yorker and NewYork stay as they were
+        assert "Yorker" in words and "NewYork" in words
+
+
+def test_search_and_all_modes_put_the_inner_words_first():
+    t = tok("New York", "云 计算")
+    for words in (t.lcut_for_search(S), list(t.cut_for_search(S)), t.cut_batch([S], mode="search")[0]):
+        i = words.index("New York")
+        assert words[i - 2:i + 1] == ["New", "York", "New York"], words
+        j = words.index("云 计算")
+        assert words[j - 2:j + 1] == ["云", "计算", "云 计算"], words
+    assert "New York" in t.lcut(S, cut_all=True) and "York" in t.lcut(S, cut_all=True)
+
+
+def test_offsets_tags_and_flags():
+    t = tok(("New York", None, "ns"))
+    toks = t.tokens(S)
+    ny = [x for x in toks if x.word == "New York"][0]
+    b = S.encode("utf-8")
+    assert (ny.start, ny.end) == (3, 11) and S[ny.start:ny.end] == "New York"
+    assert b[ny.byte_start:ny.byte_end] == "New York".encode()
+    assert ny.kind == "word" and ny.tag == "ns" and ny.flags & fenci._fenci.TOK_USER
+    for x in toks:  # every token's offsets, before and after the word
+        assert S[x.start:x.end] == x.word and b[x.byte_start:x.byte_end] == x.word.encode()
+    assert [w for w, s, e in t.tokenize(S)] == t.lcut(S)
+    for w, s, e in t.tokenize(S, mode="search"):
+        assert S[s:e] == w
+    assert ("New York", 3, 11) in list(t.tokenize(S, mode="search"))
+
+
+def test_posseg_gives_the_users_tag_or_x():
+    t = tok(("New York", None, "ns"), "云 计算")
+    p = pseg.POSTokenizer(t)
+    for pairs in (p.lcut(S), list(p.cut(S))):
+        d = dict(tuple(x) for x in pairs)
+        assert d["New York"] == "ns" and d["云 计算"] == "x"  # jieba's flag for a word without a tag
+    assert [x.tag for x in t.tag(S) if x.word == "New York"] == ["ns"]
+
+
+def test_keywords_see_the_word():
+    t = tok(("New York", None, "ns"), ("机器 学习", None, "n"))
+    s = "New York的机器 学习研究很多，New York的大学在机器 学习方面领先。"
+    got = analyse.TFIDF(tokenizer=t).extract_tags(s, topK=3)
+    assert "New York" in got and "机器 学习" in got
+    assert "New York" in analyse.TFIDF(tokenizer=t).extract_tags(s, allowPOS=("ns",))
+    assert "机器 学习" in analyse.TextRank(tokenizer=t).textrank(s, allowPOS=("n",))
+
+
+def test_del_word_freq_and_tokenizers_apart():
+    t, other = tok("New York"), fenci.Tokenizer()
+    assert t.get_FREQ("New York") == 1 and other.get_FREQ("New York") is None
+    assert "New York" not in other.lcut(S)
+    t.del_word("New York")
+    assert "New York" not in t.lcut(S) and t.get_FREQ("New York") is None
+    assert t.lcut(S) == other.lcut(S)
+    t.add_word("New York", 0)  # freq 0: jieba's way to delete
+    t.suggest_freq("云 计算", tune=True)
+    assert "云 计算" in t.lcut(S)
+
+
+def test_with_deleted_words_and_parallel():
+    t = tok("New York")
+    t.del_word("喜欢")
+    words = t.lcut(S)
+    assert "New York" in words and "喜欢" not in words and "喜" in words
+    text = "\n".join([S] * 3000)
+    fenci.enable_parallel(2)
+    try:
+        par = t.lcut(text)
+    finally:
+        fenci.disable_parallel()
+    assert par == t.lcut(text) == [w for line in text.splitlines(True) for w in t.lcut(line)]
+    assert par.count("New York") == 3000
+
+
+def test_leftmost_then_longest():
+    t = tok("New York", "New York City", "York City Hall")
+    assert t.lcut("在New York City Hall前")[1:3] == ["New York City", " "]
+    assert t.lcut("在New York Cityzen")[1] == "New York"  # City is not whole: the shorter word
+    assert t.lcut("York City Hall")[0] == "York City Hall"
+
+
+def test_refused_words_warn_and_change_nothing():
+    t = fenci.Tokenizer()
+    before = t.lcut(S)
+    for w, why in ((" New York", "whitespace"), ("New York ", "whitespace"), ("   ", "whitespace"),
+                   ("New\nYork", "line end"), ("New\u2028York", "line end"), ("a \x01b", "control"),
+                   ("大 " * 100, "whitespace"), ("大 " * 99 + "大", "255 bytes")):
+        with pytest.warns(UserWarning, match=why):
+            t.add_word(w)
+    assert t.lcut(S) == before
+
+
+def _reference(text, words, atom):
+    """Leftmost, then longest, never starting or ending inside a run of atom characters."""
+    out, i = [], 0
+    while i < len(text):
+        best = None
+        for w in words:
+            e = i + len(w)
+            if text.startswith(w, i) and not (atom.match(w[0]) and i and atom.match(text[i - 1])) \
+                    and not (atom.match(w[-1]) and e < len(text) and atom.match(text[e])):
+                if best is None or len(w) > len(best):
+                    best = w
+        if best:
+            out.append((i, best))
+            i += len(best)
+        else:
+            i += 1
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_matches_equal_a_brute_force_reference(seed):
+    rnd = random.Random(seed)
+    alphabet = "ab 中文 x1"
+    words = set()
+    while len(words) < 60:
+        w = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(2, 7))).strip()
+        if " " in w:
+            words.add(w)
+    text = "".join(rnd.choice(alphabet + "，") for _ in range(5000))
+    t = tok(*words)
+    got = [(x.start, x.word) for x in t.tokens(text) if x.flags & fenci._fenci.TOK_USER and " " in x.word]
+    assert got == _reference(text, sorted(words), re.compile("[0-9A-Za-z]"))
+    assert "".join(t.lcut(text)) == text
+
+
+def test_deep_prefix_chains_and_many_words():
+    # each word a prefix of the next, 127 levels: the pattern's nesting is capped
+    chain = ["a" + " b" * k for k in range(1, 128)]
+    t = tok(*chain)
+    assert t.lcut("中" + chain[-1] + "。")[1] == chain[-1]
+    assert t.lcut("中" + chain[40] + "。")[1] == chain[40]
+    many = ["w%d y%d" % (i, i) for i in range(20000)]
+    t2 = tok(*many)
+    text = " ".join(many[::97]) + "中文"
+    assert [w for w in t2.lcut(text) if w.strip() and " " in w] == many[::97]
