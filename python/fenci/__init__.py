@@ -21,6 +21,7 @@ import os
 import re
 import threading
 import warnings
+from bisect import bisect_right
 from collections import namedtuple
 from itertools import chain
 
@@ -116,7 +117,9 @@ UTF-8 text [byte_start, byte_end), kind ('word', 'latin', 'number', 'url',
 none) and flags (fenci._fenci.TOK_OOV | TOK_EXTRA | TOK_USER)."""
 
 _FREQ_RE = re.compile(r"^[0-9]+(\.[0-9]*)?$")
-_TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+# a last field that is a tag: lower case as jieba's ([a-z]+), or a PKU
+# morpheme tag (Ng, Vg, ...); "New York" is a word, not "New" tagged York
+_TAG_RE = re.compile(r"^(?:[a-z][a-z0-9_]*|[A-Z]g)$")
 
 
 def _text(sentence):
@@ -159,10 +162,19 @@ def _pieces(text):
 # folding) and never inside a run of letters or digits.
 _SPACE = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _LINE_END = re.compile("[\n\x0b\x0c\r\x85\u2028\u2029]")
-# what the library makes a run of letters or digits (chars.c): a match never starts or ends inside one
-_ATOM = "0-9A-Za-z\xc0-\xd6\xd8-\xf6\xf8-\u024f\u0370-\u052f\u1e00-\u1eff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"
-_ATOM_RE = re.compile("[%s]" % _ATOM)
-_NEST_MAX = 48  # nested groups in the pattern (re's parser recurses per level): deeper, a flat alternation
+# letters and digits (chars.c): a match that starts or ends between two of
+# them would cut a Latin word or a number, which the library keeps whole
+_ATOM_RE = re.compile("[0-9A-Za-z\xc0-\xd6\xd8-\xf6\xf8-\u024f\u0370-\u052f\u1e00-\u1eff\uff10-\uff19\uff21-\uff3a"
+                      "\uff41-\uff5a]")
+# Han characters, CJK punctuation and whitespace (chars.c): each one a unit
+# of its own, so a match may start or end next to one without asking C
+_UNIT_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007\u2e80-\u2fdf\U00020000-\U0002fa1f"
+                      "\U00030000-\U000323af\u3001-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+                      "\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
+_SPACE_RUNS = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+# from a position through the last whitespace before the end position (no backtracking: the classes are disjoint)
+_THROUGH_SPACE = re.compile("(?:[^%s]*%s)*" % (_SPACE_RUNS.pattern[1:-2], _SPACE_RUNS.pattern))
+_SPACED_CONTEXT = 64  # characters of text on either side of a match that C segments to check it
 
 
 def _refused(word):
@@ -180,64 +192,55 @@ def _refused(word):
     return None
 
 
-def _spaced_pattern(words):
-    """A regex that finds the words, leftmost and then longest, never
-    starting inside a run of letters or digits (_spaced_hits checks the
-    end): a trie of the words as nested groups (about 20x faster than an
-    alternation of 1,000 words); below _NEST_MAX levels the rest of a branch
-    is an alternation, longest first."""
-    root = {}
-    for w in words:
-        node = root
-        for c in w:
-            node = node.setdefault(c, {})
-        node[""] = True
+class _Spaced:
+    """Finds the words with whitespace in a text.  A word is its head (the
+    text before its first whitespace) and its rest.  A match's first
+    whitespace starts a whitespace run of the text, so only the text just
+    before a run is looked at (and only before runs that follow a character
+    that ends some head: a regex finds those in C): the heads that end
+    there, longest first (their starts ascend), then for each the word
+    lengths it has, longest first.  A text without whitespace costs one
+    regex search; the work at a run is bounded by the words' structure (at
+    most 254 heads times 254 lengths), never by the text's length.  (One
+    regex of all the words, the first version, scanned every position and
+    tried its first characters one by one: with 20,000 words a MB of
+    Chinese text took 11 to 32 s.)"""
 
-    def suffixes(node, pre):
-        for k, sub in node.items():
-            if k:
-                yield from suffixes(sub, pre + k)
-            else:
-                yield pre
+    def __init__(self, words):
+        self.words = set(words)
+        lens = {}
+        for w in words:
+            i = _SPACE.search(w).start()
+            lens.setdefault(w[:i], set()).add(len(w))
+        self.word_lens = {h: sorted(ls, reverse=True) for h, ls in lens.items()}
+        self.head_lens = sorted({len(h) for h in lens})
+        ends = "".join(sorted({h[-1] for h in lens}))
+        self.runs = re.compile("(?<=[%s])%s" % (re.escape(ends), _SPACE_RUNS.pattern))
 
-    def emit(node, depth):
-        if depth >= _NEST_MAX:
-            alts = [re.escape(x) for x in sorted(suffixes(node, ""), key=len, reverse=True)]
-        else:
-            alts = []
-            for c in sorted(k for k in node if k):
-                sub, run = node[c], c
-                while len(sub) == 1 and "" not in sub:  # a chain without branches: no group
-                    (c2, sub), = sub.items()
-                    run += c2
-                alts.append(re.escape(run) + emit(sub, depth + 1))
-            if "" in node:
-                alts.append("")  # the shorter word: tried after every longer one
-        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-
-    return re.compile("|".join(("(?<![%s])" % _ATOM if _ATOM_RE.match(c) else "") + re.escape(c) + emit(sub, 1)
-                               for c, sub in sorted(root.items())))
-
-
-def _spaced_hits(pattern, text):
-    """(start, end) of each word of pattern in text: leftmost, then the
-    longest that does not end inside a run of letters or digits (checked
-    here, not by a lookahead in the pattern: 20,000 of those took 4.6 s to
-    compile, the pattern without them 0.4 s)."""
-    n, pos = len(text), 0
-    while True:
-        m = pattern.search(text, pos)
-        if m is None:
-            return
-        s, e = m.span()
-        while m is not None and e < n and _ATOM_RE.match(text[e]) and _ATOM_RE.match(text[e - 1]):
-            m = pattern.match(text, s, e - 1)  # the longest word that ends before e
-            e = m.end() if m is not None else e
-        if m is None:
-            pos = s + 1
-        else:
-            yield s, e
-            pos = e
+    def hits(self, text, ok):
+        """(start, end) of each match: leftmost, then longest, of those that
+        ok(text, start, end) accepts."""
+        out, last = [], 0
+        n, lens, words = len(text), self.head_lens, self.words
+        for run in self.runs.finditer(text):
+            p = run.start()
+            # the heads that fit after the last whitespace (or match) before p
+            lo = _THROUGH_SPACE.match(text, max(last, p - lens[-1]), p).end()
+            for j in range(bisect_right(lens, p - lo) - 1, -1, -1):
+                s = p - lens[j]
+                wl = self.word_lens.get(text[s:p])
+                if wl is None:
+                    continue
+                for L in wl:
+                    e = s + L
+                    if e <= n and text[s:e] in words and ok(text, s, e):
+                        out.append((s, e))
+                        last = e
+                        break
+                else:
+                    continue
+                break
+        return out
 
 
 class Tokenizer:
@@ -256,10 +259,11 @@ class Tokenizer:
         self._words = {}     # word -> (freq, tag); freq 0.0 = forced
         self._deleted = {}   # word -> list of pieces it is cut into, or None (characters)
         self._spaced = {}    # word with whitespace -> (freq, tag): matched in Python (_SPACE)
-        self._spaced_snap = None  # (pattern, {word: tag}) of the snapshot, None without such words
+        self._spaced_snap = None  # (_Spaced, {word: tag}) of the snapshot, None without such words
+        self._spaced_changed = False
         self._dirty = True
         self._has_weights = False
-        self._fast = None    # (segmenter, opts HMM=False, opts HMM=True, spaced pattern or None)
+        self._fast = None    # (segmenter, opts HMM=False, opts HMM=True, _Spaced or None)
         #                      while no word is deleted or pending
         self.initialized = False
 
@@ -309,8 +313,10 @@ class Tokenizer:
             warnings.warn("fenci: user word %r refused by the library (empty or over 255 bytes); it is left out"
                           % w, stacklevel=5)
             self._words.pop(w, None)
-        self._spaced_snap = (_spaced_pattern(self._spaced), {w: t or "" for w, (f, t) in self._spaced.items()}) \
-            if self._spaced else None
+        if self._spaced_changed:  # (a plain word's change keeps the finder)
+            self._spaced_snap = (_Spaced(self._spaced), {w: t or "" for w, (f, t) in self._spaced.items()}) \
+                if self._spaced else None
+            self._spaced_changed = False
 
     def set_dictionary(self, dictionary_path):
         """Uses another lexicon (or .fenci model) from the next cut on; user
@@ -379,6 +385,7 @@ class Tokenizer:
         with self._lock:
             if _SPACE.search(word):
                 self._spaced[word] = entry  # matched in Python, always forced
+                self._spaced_changed = True
             else:
                 self._words[word] = entry
                 self._deleted.pop(word, None)
@@ -394,6 +401,7 @@ class Tokenizer:
             if _SPACE.search(word):
                 # only a user word joins whitespace: gone once it is dropped
                 self._spaced.pop(word, None)
+                self._spaced_changed = True
             else:
                 self._deleted[word] = list(_pieces) if _pieces else None
             self._fast = None
@@ -495,7 +503,7 @@ class Tokenizer:
         tuples of about 400)."""
         self._segmenter()
         sp = self._spaced_snap
-        hits = list(_spaced_hits(sp[0], text)) if sp else None
+        hits = sp[0].hits(text, self._spaced_ok(HMM)) if sp else None
         if hits:
             toks = self._detail_spaced(text, hits, sp[1], mode, HMM, pos, lazy)
             return toks if lazy else list(toks)
@@ -567,16 +575,73 @@ class Tokenizer:
         # lazy (the generators): a long line's words are made as they are
         # taken, not held as one list (a generator's piece is whole lines)
         lazy = lazy and len(text) > 2 * _PIECE
-        if self._deleted or (self._spaced and self._spaced_hit(text)):
-            return (t[0] for t in self._detail(text, mode, HMM, lazy=True)) if lazy else \
-                [t[0] for t in self._detail(text, mode, HMM)]
-        return self._segmenter().cut(text, self._opts(mode, HMM), 3 if lazy else 0)
+        seg = self._segmenter()
+        sp = self._spaced_snap
+        hits = sp[0].hits(text, self._spaced_ok(HMM)) if sp else None
+        if hits:
+            words = self._words_spaced(text, hits, mode, HMM, lazy)
+            return words if lazy else list(words)
+        return self._words_plain(seg, text, mode, HMM, lazy)
 
-    def _spaced_hit(self, text):
+    def _words_plain(self, seg, text, mode, HMM, lazy):
+        """_words_of without words with whitespace: the C call, or with
+        deleted words the detail tuples split."""
+        if self._deleted:
+            return (t[0] for t in self._detail_plain(text, mode, HMM, False, True)) if lazy else \
+                [t[0] for t in self._detail_plain(text, mode, HMM, False, False)]
+        return seg.cut(text, self._opts(mode, HMM), 3 if lazy else 0)
+
+    def _words_spaced(self, text, hits, mode, HMM, lazy):
+        """The words of text where words with whitespace matched (hits), as
+        _detail_spaced's but without the tuples: one C call per piece
+        between them."""
+        seg, at = self._seg, 0
+        for s, e in hits + [(len(text), len(text))]:
+            if s > at:
+                yield from self._words_plain(seg, text[at:s], mode, HMM, lazy)
+            if s == e:
+                return
+            w = text[s:e]
+            if mode != _fenci.MODE_DEFAULT:  # the word's own words first
+                yield from (x for x in self._words_plain(seg, w, mode, HMM, False) if not _SPACE.match(x))
+            yield w
+            at = e
+
+    def _spaced_hit(self, text, HMM=True):
         """Whether a word with whitespace occurs in text."""
         self._segmenter()
         sp = self._spaced_snap
-        return sp is not None and next(_spaced_hits(sp[0], text), None) is not None
+        return sp is not None and bool(sp[0].hits(text, self._spaced_ok(HMM)))
+
+    def _spaced_ok(self, HMM):
+        """The check of a match [s, e) of a word with whitespace in text, on
+        the path HMM chooses: it stands if it neither starts nor ends inside
+        one of the library's units (a Latin word, a number, a URL, an e-mail
+        address, a run of kana or Hangul: the user words of C match whole
+        units only), and if no user word of C starts before it and runs into
+        it (the earlier word wins, as between C's forced words).  Where the
+        characters at its edges do not settle it, C segments the text around
+        it (_SPACED_CONTEXT characters on either side) and its token ends
+        and user words tell."""
+        seg, opts, plain = self._seg, self._opts(_fenci.MODE_DEFAULT, HMM) | _fenci.OPT_BARE, bool(self._words)
+
+        def ok(text, s, e):
+            n = len(text)
+            if (s and _ATOM_RE.match(text[s - 1]) and _ATOM_RE.match(text[s])) or \
+                    (e < n and _ATOM_RE.match(text[e - 1]) and _ATOM_RE.match(text[e])):
+                return False  # inside a Latin word or a number: no need to ask
+            s_ok = s == 0 or _UNIT_RE.match(text[s - 1]) or _UNIT_RE.match(text[s])
+            e_ok = e == n or _UNIT_RE.match(text[e - 1]) or _UNIT_RE.match(text[e])
+            if s_ok and e_ok and not plain:
+                return True
+            lo, hi = max(0, s - _SPACED_CONTEXT), min(n, e + _SPACED_CONTEXT)
+            ends = {hi - lo}
+            for t in seg.cut(text[lo:hi], opts, 1):
+                if t[7] & _fenci.TOK_USER and t[1] < s - lo < t[2]:
+                    return False
+                ends.add(t[1])
+            return bool((s_ok or s - lo in ends) and (e_ok or e - lo in ends))
+        return ok
 
     def cut(self, sentence, cut_all=False, HMM=True, use_paddle=False):
         """A generator of the words of sentence (jieba.cut).  cut_all: every
@@ -590,7 +655,7 @@ class Tokenizer:
         fast = self._fast
         if fast is not None and type(sentence) is str and not cut_all and (_parallel == 1 or
                                                                             len(sentence) < _PARALLEL_MIN) \
-                and (fast[3] is None or fast[3].search(sentence) is None):
+                and (fast[3] is None or _SPACE.search(sentence) is None):
             return fast[0].cut(sentence, fast[2] if HMM else fast[1])  # the common call, kept short
         return self._words_of(sentence, _fenci.MODE_ALL if cut_all else _fenci.MODE_DEFAULT, HMM)
 
@@ -675,15 +740,16 @@ class Tokenizer:
             out = [[p for w in ws for p in ((dele[w] or w) if w in dele else (w,))] for ws in out]
         return out
 
-    def _batch_spaced(self, texts, pattern, mode, HMM, threads):
+    def _batch_spaced(self, texts, spaced, mode, HMM, threads):
         """_batch where words with whitespace are matched: the texts between
         them go to the threads as texts of their own; in search and all modes
         each hit's own words (spaces left out) come before it, as in
         _detail_spaced."""
         parts, plan = [], []  # plan: per text, indexes into parts and hits (str)
+        ok = self._spaced_ok(HMM)
         for s in texts:
             p, at = [], 0
-            for hs, he in _spaced_hits(pattern, s):
+            for hs, he in spaced.hits(s, ok):
                 if hs > at:
                     p.append(len(parts))
                     parts.append(s[at:hs])

@@ -76,7 +76,7 @@ class KeywordExtractor:
         opts = tok._opts(_fenci.MODE_DEFAULT, True)
         if tok._has_pos:
             opts |= _fenci.OPT_POS  # allowPOS filters on the tags in context
-        if tok._deleted or (tok._spaced and tok._spaced_hit(text)):
+        if tok._deleted or (tok._spaced and tok._spaced_hit(text, True)):
             # the user's deletions and words with whitespace are applied in
             # Python: extract from those tokens
             toks = tok._detail(text, _fenci.MODE_DEFAULT, True, pos=True)

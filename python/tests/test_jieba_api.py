@@ -267,6 +267,11 @@ def test_load_userdict_word_with_space(tmp_path):
     # the word is the line's rest as written (two spaces here), its tag given
     assert ("New  York", "ns") in [tuple(x) for x in pseg.POSTokenizer(t).lcut("去New  York")]
     assert t.get_FREQ("云 计算") == 5
+    # a last field of capitals is no tag (jieba's are lower case): these are words
+    t2 = fresh()
+    t2.load_userdict(io.StringIO("New York\nHong Kong 3\n猫 Ng\n"))
+    assert "New York" in t2.lcut("去New York") and "Hong Kong" in t2.lcut("在Hong Kong")
+    assert ("猫", "Ng") in [tuple(x) for x in pseg.POSTokenizer(t2).lcut("一只猫")]  # a PKU tag is one
 
 
 def test_tokenizers_do_not_share_user_words():

@@ -111,6 +111,31 @@ def test_leftmost_then_longest():
     assert t.lcut("York City Hall")[0] == "York City Hall"
 
 
+def test_never_inside_one_of_the_librarys_units():
+    # a number, an e-mail address, a URL, a Latin word with a hyphen and a
+    # run of kana are one unit each for C, whose forced words match whole
+    # units only: neither does a word with whitespace cut one
+    t = tok("Python 3", "contact bob", "visit www", "3 km", "東京 タワ", "New York")
+    for text in ("用Python 3.11写的", "contact bob@example.com", "visit www.example.com now", "1.3 km",
+                 "東京 タワー", "New York-based公司"):
+        for hmm in (True, False):
+            words = t.lcut(text, HMM=hmm)
+            assert not [w for w in words if w.strip() and " " in w], (text, words)
+            assert "".join(words) == text
+    # where the units are whole it matches
+    assert t.lcut("用Python 3写的")[1] == "Python 3"
+    assert t.lcut("3 km路")[0] == "3 km"
+    assert t.lcut("New York, USA")[0] == "New York"
+
+
+def test_an_earlier_plain_forced_word_wins():
+    # as between C's forced words: the one that starts first
+    t = tok("人 民", "中国人")
+    assert t.lcut("中国人 民")[0] == "中国人"
+    assert t.lcut("我 人 民")[-1] == "人 民"
+    assert [w for w, _, _ in t.tokenize("中国人 民")] == t.lcut("中国人 民")
+
+
 def test_refused_words_warn_and_change_nothing():
     t = fenci.Tokenizer()
     before = t.lcut(S)
