@@ -166,15 +166,19 @@ _LINE_END = re.compile("[\n\x0b\x0c\r\x85\u2028\u2029]")
 # them would cut a Latin word or a number, which the library keeps whole
 _ATOM_RE = re.compile("[0-9A-Za-z\xc0-\xd6\xd8-\xf6\xf8-\u024f\u0370-\u052f\u1e00-\u1eff\uff10-\uff19\uff21-\uff3a"
                       "\uff41-\uff5a]")
-# Han characters, CJK punctuation and whitespace (chars.c): each one a unit
-# of its own, so a match may start or end next to one without asking C
+# Han characters and whitespace (chars.c): each Han character is a unit of
+# its own and whitespace ends every unit, so a match may start or end next
+# to one without asking C (not so punctuation: full-width ．and ％ join a
+# number, and a run of one mark, ！！, is one unit)
 _UNIT_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007\u2e80-\u2fdf\U00020000-\U0002fa1f"
-                      "\U00030000-\U000323af\u3001-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
-                      "\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
+                      "\U00030000-\U000323af\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _SPACE_RUNS = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]+")
 # from a position through the last whitespace before the end position (no backtracking: the classes are disjoint)
 _THROUGH_SPACE = re.compile("(?:[^%s]*%s)*" % (_SPACE_RUNS.pattern[1:-2], _SPACE_RUNS.pattern))
-_SPACED_CONTEXT = 64  # characters of text on either side of a match that C segments to check it
+# C segments the text from the last whitespace (or match) before a match to
+# the first whitespace after it, to check it: no unit or user word of C
+# crosses whitespace; at most this many characters on either side
+_SPACED_CONTEXT = 4096
 
 
 def _refused(word):
@@ -183,7 +187,7 @@ def _refused(word):
         return "it is empty"
     if _LINE_END.search(word):
         return "it has a line end, which always ends a word"
-    if any((ord(c) < 0x20 and c != "\t") or ord(c) == 0x7F for c in word):
+    if any((ord(c) < 0x20 and c != "\t") or 0x7F <= ord(c) <= 0x9F for c in word):
         return "it has a control character, which the segmenter never joins into a word"
     if _SPACE.match(word) or _SPACE.match(word[-1]):
         return "it starts or ends with whitespace"
@@ -219,7 +223,7 @@ class _Spaced:
 
     def hits(self, text, ok):
         """(start, end) of each match: leftmost, then longest, of those that
-        ok(text, start, end) accepts."""
+        ok(text, start, end, end of the match before or 0) accepts."""
         out, last = [], 0
         n, lens, words = len(text), self.head_lens, self.words
         for run in self.runs.finditer(text):
@@ -233,7 +237,7 @@ class _Spaced:
                     continue
                 for L in wl:
                     e = s + L
-                    if e <= n and text[s:e] in words and ok(text, s, e):
+                    if e <= n and text[s:e] in words and ok(text, s, e, last):
                         out.append((s, e))
                         last = e
                         break
@@ -541,13 +545,19 @@ class Tokenizer:
                 return
             w = text[s:m[1]]
             if mode != _fenci.MODE_DEFAULT:
-                for t in self._detail_plain(w, mode, HMM, False, False):
-                    if t[5] != "space":
-                        yield (t[0], t[1] + s, t[2] + s, t[3] + bat, t[4] + bat, t[5], t[6],
-                               t[7] | _fenci.TOK_EXTRA)
+                for t in self._inner(w, mode, HMM):
+                    yield (t[0], t[1] + s, t[2] + s, t[3] + bat, t[4] + bat, t[5], t[6], t[7] | _fenci.TOK_EXTRA)
             bl = len(w.encode("utf-8"))
             yield (w, s, m[1], bat, bat + bl, "word", tags[w], _fenci.TOK_USER)
             at, bat = m[1], bat + bl
+
+    def _inner(self, w, mode, HMM):
+        """The words inside a word with whitespace w that search and all
+        modes give before it: C's tokens of w in that mode, without the
+        whitespace and, as an inner word of a long word, without the deleted
+        words."""
+        dele = self._deleted
+        return [t for t in self._seg.cut(w, self._opts(mode, HMM), 1) if t[5] != "space" and t[0] not in dele]
 
     def _split_deleted(self, toks):
         dele = self._deleted
@@ -603,7 +613,7 @@ class Tokenizer:
                 return
             w = text[s:e]
             if mode != _fenci.MODE_DEFAULT:  # the word's own words first
-                yield from (x for x in self._words_plain(seg, w, mode, HMM, False) if not _SPACE.match(x))
+                yield from (t[0] for t in self._inner(w, mode, HMM))
             yield w
             at = e
 
@@ -621,11 +631,11 @@ class Tokenizer:
         units only), and if no user word of C starts before it and runs into
         it (the earlier word wins, as between C's forced words).  Where the
         characters at its edges do not settle it, C segments the text around
-        it (_SPACED_CONTEXT characters on either side) and its token ends
-        and user words tell."""
+        it (from the last whitespace or match before it to the first
+        whitespace after it) and its token ends and user words tell."""
         seg, opts, plain = self._seg, self._opts(_fenci.MODE_DEFAULT, HMM) | _fenci.OPT_BARE, bool(self._words)
 
-        def ok(text, s, e):
+        def ok(text, s, e, last):
             n = len(text)
             if (s and _ATOM_RE.match(text[s - 1]) and _ATOM_RE.match(text[s])) or \
                     (e < n and _ATOM_RE.match(text[e - 1]) and _ATOM_RE.match(text[e])):
@@ -634,7 +644,9 @@ class Tokenizer:
             e_ok = e == n or _UNIT_RE.match(text[e - 1]) or _UNIT_RE.match(text[e])
             if s_ok and e_ok and not plain:
                 return True
-            lo, hi = max(0, s - _SPACED_CONTEXT), min(n, e + _SPACED_CONTEXT)
+            lo = _THROUGH_SPACE.match(text, max(last, s - _SPACED_CONTEXT), s).end()
+            ws = _SPACE.search(text, e, min(n, e + _SPACED_CONTEXT))
+            hi = ws.start() if ws else min(n, e + _SPACED_CONTEXT)
             ends = {hi - lo}
             for t in seg.cut(text[lo:hi], opts, 1):
                 if t[7] & _fenci.TOK_USER and t[1] < s - lo < t[2]:
@@ -743,9 +755,8 @@ class Tokenizer:
     def _batch_spaced(self, texts, spaced, mode, HMM, threads):
         """_batch where words with whitespace are matched: the texts between
         them go to the threads as texts of their own; in search and all modes
-        each hit's own words (spaces left out) come before it, as in
-        _detail_spaced."""
-        parts, plan = [], []  # plan: per text, indexes into parts and hits (str)
+        each hit's own words (_inner) come before it, as in _detail_spaced."""
+        parts, plan = [], []  # plan: per text, indexes into parts and words (str)
         ok = self._spaced_ok(HMM)
         for s in texts:
             p, at = [], 0
@@ -753,9 +764,8 @@ class Tokenizer:
                 if hs > at:
                     p.append(len(parts))
                     parts.append(s[at:hs])
-                if mode != _fenci.MODE_DEFAULT:
-                    p.append(-1 - len(parts))  # the hit's words, spaces left out
-                    parts.append(s[hs:he])
+                if mode != _fenci.MODE_DEFAULT:  # the hit's own words first
+                    p.extend(t[0] for t in self._inner(s[hs:he], mode, HMM))
                 p.append(s[hs:he])
                 at = he
             if at < len(s) or not p:
@@ -769,10 +779,8 @@ class Tokenizer:
             for i in p:
                 if isinstance(i, str):
                     ws.append(i)
-                elif i >= 0:
-                    ws.extend(words[i])
                 else:
-                    ws.extend(w for w in words[-1 - i] if not _SPACE.match(w))
+                    ws.extend(words[i])
             out.append(ws)
         return out
 

@@ -128,6 +128,39 @@ def test_never_inside_one_of_the_librarys_units():
     assert t.lcut("New York, USA")[0] == "New York"
 
 
+def test_units_the_edges_alone_do_not_settle():
+    # (a second review) full-width ．and ％ join a number, a run of one
+    # punctuation mark is one unit, a URL may begin far before the match:
+    # C decides, on the text from the whitespace before to the whitespace after
+    cases = [("１４ 元", "３．１４ 元", True), ("％ 折扣", "５０％ 折扣", True), ("！ 棒", "好！！ 棒", False),
+             ("。 好", "完了。。。 好", False), ("foo bar", "http://example.com/" + "a" * 46 + "/foo bar", True)]
+    for word, text, hmm in cases:
+        t = tok(word)
+        assert t.lcut(text, HMM=hmm) == fenci.Tokenizer().lcut(text, HMM=hmm), (word, text)
+    # and where C's own tokens end before the word, it stands, however far the unit before began
+    text = "x" + "www." + "a" * 55 + ".com/foo bar"
+    assert fenci.Tokenizer().lcut(text)[-3:] == ["foo", " ", "bar"]
+    assert tok("foo bar").lcut(text)[-1] == "foo bar"
+
+
+def test_a_long_earlier_user_word_and_an_earlier_match():
+    # a plain user word of 72 characters before the match (the lexicon
+    # path: the trained one takes user words of up to 64 units)
+    w = "一" * 70 + "中国"
+    assert tok(w, "国 民").lcut(w + " 民", HMM=False) == [w, " ", "民"]
+    # a user word that an earlier match has cut no longer counts
+    assert tok("云 计", "机 器", "计算机").lcut("云 计算机 器") == ["云 计", "算", "机 器"]
+
+
+def test_search_mode_drops_a_deleted_inner_word():
+    # as for a plain word: an inner word that is deleted is gone, not cut up
+    t = tok("云 计算")
+    t.del_word("计算")
+    for words in (t.lcut_for_search("云 计算"), t.cut_batch(["云 计算"], mode="search")[0],
+                  [w for w, _, _ in t.tokenize("云 计算", mode="search")]):
+        assert words == ["云", "云 计算"], words
+
+
 def test_an_earlier_plain_forced_word_wins():
     # as between C's forced words: the one that starts first
     t = tok("人 民", "中国人")
@@ -141,6 +174,7 @@ def test_refused_words_warn_and_change_nothing():
     before = t.lcut(S)
     for w, why in ((" New York", "whitespace"), ("New York ", "whitespace"), ("   ", "whitespace"),
                    ("New\nYork", "line end"), ("New\u2028York", "line end"), ("a \x01b", "control"),
+                   ("云\x81 计算", "control"),
                    ("大 " * 100, "whitespace"), ("大 " * 99 + "大", "255 bytes")):
         with pytest.warns(UserWarning, match=why):
             t.add_word(w)
