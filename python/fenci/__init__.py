@@ -159,7 +159,7 @@ def _pieces(text):
 # text reaches C: the text between two matches is segmented as usual, and
 # each match is one token (forced: leftmost, then longest, as C's forced
 # words).  A word matches only as it is written (no traditional/full-width
-# folding) and never inside a run of letters or digits.
+# folding) and never inside one of the library's units (_spaced_ok).
 _SPACE = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _LINE_END = re.compile("[\n\x0b\x0c\r\x85\u2028\u2029]")
 # letters and digits (chars.c): a match that starts or ends between two of
