@@ -601,21 +601,31 @@ class Tokenizer:
                 [t[0] for t in self._detail_plain(text, mode, HMM, False, False)]
         return seg.cut(text, self._opts(mode, HMM), 3 if lazy else 0)
 
+    def _split_spaced(self, text, hits, mode, HMM):
+        """text cut at the hits of words with whitespace: (True, piece) for
+        the text between them, (False, word) for each hit, preceded in
+        search and all modes by its own words (_inner)."""
+        at = 0
+        for s, e in hits:
+            if s > at:
+                yield True, text[at:s]
+            w = text[s:e]
+            if mode != _fenci.MODE_DEFAULT:
+                yield from ((False, t[0]) for t in self._inner(w, mode, HMM))
+            yield False, w
+            at = e
+        if at < len(text):
+            yield True, text[at:]
+
     def _words_spaced(self, text, hits, mode, HMM, lazy):
         """The words of text where words with whitespace matched (hits), as
         _detail_spaced's but without the tuples: one C call per piece
         between them."""
-        seg, at = self._seg, 0
-        for s, e in hits + [(len(text), len(text))]:
-            if s > at:
-                yield from self._words_plain(seg, text[at:s], mode, HMM, lazy)
-            if s == e:
-                return
-            w = text[s:e]
-            if mode != _fenci.MODE_DEFAULT:  # the word's own words first
-                yield from (t[0] for t in self._inner(w, mode, HMM))
-            yield w
-            at = e
+        for piece, x in self._split_spaced(text, hits, mode, HMM):
+            if piece:
+                yield from self._words_plain(self._seg, x, mode, HMM, lazy)
+            else:
+                yield x
 
     def _spaced_hit(self, text, HMM=True):
         """Whether a word with whitespace occurs in text."""
@@ -759,18 +769,16 @@ class Tokenizer:
         parts, plan = [], []  # plan: per text, indexes into parts and words (str)
         ok = self._spaced_ok(HMM)
         for s in texts:
-            p, at = [], 0
-            for hs, he in spaced.hits(s, ok):
-                if hs > at:
+            p = []
+            for piece, x in self._split_spaced(s, spaced.hits(s, ok), mode, HMM):
+                if piece:
                     p.append(len(parts))
-                    parts.append(s[at:hs])
-                if mode != _fenci.MODE_DEFAULT:  # the hit's own words first
-                    p.extend(t[0] for t in self._inner(s[hs:he], mode, HMM))
-                p.append(s[hs:he])
-                at = he
-            if at < len(s) or not p:
+                    parts.append(x)
+                else:
+                    p.append(x)
+            if not p:
                 p.append(len(parts))
-                parts.append(s[at:])
+                parts.append(s)
             plan.append(p)
         words = self._batch_plain(parts, mode, HMM, threads)
         out = []
