@@ -56,6 +56,9 @@ void *fc_calloc(const fenci_alloc *a, size_t n, size_t size) {
   void *p;
   size_t tot;
   if (size && n > (size_t)-1 / size) return NULL;
+  /* the default allocator's memory is the C library's: its calloc knows
+   * fresh pages are zero and leaves them untouched until used */
+  if (!a || !a->fn || a->fn == fc_alloc_default) return calloc(n ? n : 1, size ? size : 1);
   tot = n * size;
   p = fc_malloc(a, tot);
   if (p) memset(p, 0, tot > 0 ? tot : 1);

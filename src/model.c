@@ -38,8 +38,8 @@ void fenci_model_free(fenci_model *m) {
   fc_free(&a, m->nerg);
   fc_free(&a, (void *)m->tag_index);
   fc_free(&a, m->meta_copy);
-  fc_free(&a, m->unk_lp);
-  fc_free(&a, m->first);
+  fc_free(&a, (void *)m->unk_lp);
+  fc_free(&a, (void *)m->first);
   if (m->map.data) fc_unmap(&m->map);
   if (m->lexmap.data) fc_unmap(&m->lexmap);
   fc_free(&a, m);
@@ -228,19 +228,14 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
   {
     const fc_section *hm = fc_fmt_find(&m->file, "HMMC");
     if (hm) {
-      uint32_t cp;
       rc = fc_oov_view(&m->oov, hm->data, hm->size, err, errlen);
       if (rc != FENCI_OK) return rc;
       m->has_oov = 1;
-      /* a dense table keeps the per-character lookup out of the hot loop */
-      m->unk_lp = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 4 * sizeof(float));
+      /* a dense table keeps the per-character search out of the hot loop;
+       * filled as characters come (fc_model_unk) */
+      m->unk_lp = fc_calloc(&m->a, 2 * (size_t)(FC_UNK_HI - FC_UNK_LO + 1), sizeof *m->unk_lp);
       if (!m->unk_lp) return FENCI_NOMEM;
-      m->unk_min_e = 1e30f;
-      fc_oov_fill(&m->oov, FC_UNK_LO, FC_UNK_HI, m->unk_lp);
-      for (cp = FC_UNK_LO; cp <= FC_UNK_HI; cp++) {
-        const float *lp = m->unk_lp + (cp - FC_UNK_LO) * 4;
-        if (-lp[FC_TAG_E] < m->unk_min_e) m->unk_min_e = -lp[FC_TAG_E];
-      }
+      m->unk_min_e = -fc_oov_max(&m->oov, FC_UNK_LO, FC_UNK_HI, FC_TAG_E);
       m->unk_base = FC_UNK_BASE;
       m->unk_cap = FC_UNK_CAP;
 
@@ -264,31 +259,10 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
   rc = fc_kwtable_view(&m->kw, &m->file, m->n_words, err, errlen);
   if (rc != FENCI_OK) return rc;
   /* the trie node after each common Han character, so the scan skips
-   * the first three (most frequent, least cache-friendly) steps */
-  m->first = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 2 * sizeof *m->first);
+   * the first three (most frequent, least cache-friendly) steps: zero
+   * until used (fc_model_first); calloc leaves the pages untouched */
+  m->first = fc_calloc(&m->a, FC_UNK_HI - FC_UNK_LO + 1, sizeof *m->first);
   if (!m->first) return FENCI_NOMEM;
-  for (i = 0; i < 2 * (FC_UNK_HI - FC_UNK_LO + 1); i++) m->first[i] = FC_NO_NODE;
-  {
-    /* by byte: the lead and second bytes are stepped once for all the
-     * characters that share them */
-    uint32_t b0, b1, b2, n0, n1, n2, cp, v;
-    for (b0 = 0xE4; b0 <= 0xE9; b0++) {
-      n0 = 0;
-      if (!fc_dat_step(&m->trie, &n0, (uint8_t)b0)) continue;
-      for (b1 = 0x80; b1 <= 0xBF; b1++) {
-        n1 = n0;
-        if (((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | 0x3F) < FC_UNK_LO) continue;
-        if (!fc_dat_step(&m->trie, &n1, (uint8_t)b1)) continue;
-        for (b2 = 0x80; b2 <= 0xBF; b2++) {
-          cp = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
-          n2 = n1;
-          if (cp < FC_UNK_LO || cp > FC_UNK_HI || !fc_dat_step(&m->trie, &n2, (uint8_t)b2)) continue;
-          m->first[2 * (cp - FC_UNK_LO)] = n2;
-          if (fc_dat_value(&m->trie, n2, &v)) m->first[2 * (cp - FC_UNK_LO) + 1] = v;
-        }
-      }
-    }
-  }
   rc = fc_segmodel_load(&m->seg, &m->file, &m->a, err, errlen);
   m->n_names = m->n_tags;
   if (rc == FENCI_OK && (me = fc_fmt_find(&m->file, "POSM")) != NULL) {
@@ -336,6 +310,10 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
     rc = fc_ner_gaz_view(m->nerg, me->data, me->size);
     if (rc != FENCI_OK) fc_errf(err, errlen, "NERG: gazetteer header is inconsistent");
   }
+  /* the person tags the name recogniser's lexicon features read, found
+   * once here instead of by name for every sentence */
+  m->tag_nr = fc_model_tag_id(m, "nr", 2);
+  m->tag_nrfg = fc_model_tag_id(m, "nrfg", 4);
   return rc;
 }
 
@@ -477,6 +455,39 @@ fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
 }
 
 /* The tag id of a tag name, or 0. */
+uint64_t fc_model_first_fill(const fenci_model *m, uint32_t cp) {
+  uint32_t node = 0, v = FC_NO_NODE;
+  uint64_t e;
+  if (fc_dat_step(&m->trie, &node, (uint8_t)(0xE0 | cp >> 12)) &&
+      fc_dat_step(&m->trie, &node, (uint8_t)(0x80 | (cp >> 6 & 0x3F))) &&
+      fc_dat_step(&m->trie, &node, (uint8_t)(0x80 | (cp & 0x3F)))) {
+    if (!fc_dat_value(&m->trie, node, &v)) v = FC_NO_NODE;
+  } else {
+    node = FC_NO_NODE;
+  }
+  /* a character's node is never the root (0), so an entry is never 0 */
+  e = (uint64_t)node << 32 | v;
+  atomic_store_explicit(&m->first[cp - FC_UNK_LO], e, memory_order_relaxed);
+  return e;
+}
+
+uint64_t fc_model_unk_fill(const fenci_model *m, uint32_t cp, int w) {
+  float lp[4];
+  uint32_t b[4];
+  uint64_t v[2];
+  int j;
+  fc_oov_get(&m->oov, cp, lp);
+  for (j = 0; j < 4; j++) {
+    memcpy(&b[j], &lp[j], 4);
+    b[j] = ~b[j];
+  }
+  v[0] = (uint64_t)b[FC_TAG_E] << 32 | b[FC_TAG_B];
+  v[1] = (uint64_t)b[FC_TAG_S] << 32 | b[FC_TAG_M];
+  for (j = 0; j < 2; j++)
+    atomic_store_explicit(&m->unk_lp[2 * (size_t)(cp - FC_UNK_LO) + (size_t)j], v[j], memory_order_relaxed);
+  return v[w];
+}
+
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len) {
   size_t i;
   for (i = 1; i <= m->n_names; i++)

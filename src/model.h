@@ -4,6 +4,7 @@
 #ifndef FC_MODEL_H
 #define FC_MODEL_H
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "fenci.h"
@@ -39,7 +40,8 @@ struct fenci_model {
   char *meta_copy;        /* owned copy of META */
   fc_oov oov;             /* HMMC: unknown-word character model */
   int has_oov;            /* 1 when the file has an HMMC section */
-  float *unk_lp;          /* dense log P(tag | c) for c in FC_UNK_LO..FC_UNK_HI, 4 per char, or NULL */
+  _Atomic uint64_t *unk_lp; /* log P(c | tag) for c in FC_UNK_LO..FC_UNK_HI, two words each
+                            * (B | E << 32, M | S << 32; fc_model_unk), or NULL */
   double unk_base;        /* base cost of an unknown word */
   double unk_cap;         /* candidates costing more are not proposed */
   float unk_min_e;        /* the smallest -log P(c | E) in the table: a bound for pruning */
@@ -49,15 +51,17 @@ struct fenci_model {
   struct fc_chain *ner;   /* NERM: name recogniser or NULL */
   struct fc_ner_gaz *nerg; /* NERG: its gazetteer or NULL */
   uint16_t pos_tag[64];   /* POS label -> tag id (fenci_tag_name) */
+  uint16_t tag_nr, tag_nrfg; /* the ids of the tags nr and nrfg (0: none) */
   size_t n_names;         /* tag ids 1..n_names: the lexicon's n_tags, then POS tags it lacks */
   fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */
   fc_bigram bigram;       /* LEXB: word bigrams for overlapping ambiguities (slots NULL when absent) */
   fc_kwtable kw;          /* KIDF, KSTP: keyword IDF values and stop words (each may be absent) */
   int verify_crc;         /* verify the body CRC while opening (FENCI_OPEN_VERIFY) */
-  uint32_t *first;        /* FC_UNK_LO..FC_UNK_HI, two words each: the trie node after
-                           * the character's three bytes (FC_NO_NODE when no word
-                           * starts with it) and the character's own word index
-                           * (FC_NO_NODE when it is no word) */
+  _Atomic uint64_t *first; /* FC_UNK_LO..FC_UNK_HI: 0 until the character is first
+                            * looked up (fc_model_first), then the trie node after
+                            * its three bytes << 32 (FC_NO_NODE when no word starts
+                            * with it) | its own word index (FC_NO_NODE when it is
+                            * no word) */
 };
 
 /* The container the model was read from (for tools that copy sections). */
@@ -82,5 +86,36 @@ static inline uint16_t fc_model_tag(const fenci_model *m, uint32_t w) {
   return t <= m->n_tags ? t : 0;
 }
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len);
+
+/* The first-character entry of cp (FC_UNK_LO..FC_UNK_HI; m->first is not
+ * NULL): the trie node after its three bytes in the high word, its own word
+ * index in the low one (FC_NO_NODE: none).  Filled on first use, not at
+ * open: computing all 20,992 walked the trie's pages for characters most
+ * runs never see (a third of a one-line run's page faults).  Any thread
+ * may fill an entry; each writes the same value, atomically, so the model
+ * stays shareable as it is. */
+uint64_t fc_model_first_fill(const fenci_model *m, uint32_t cp);
+static inline uint64_t fc_model_first(const fenci_model *m, uint32_t cp) {
+  uint64_t v = atomic_load_explicit(&m->first[cp - FC_UNK_LO], memory_order_relaxed);
+  return v ? v : fc_model_first_fill(m, cp);
+}
+
+/* Word w (0: tags B and E, 1: M and S) of the unknown-word model's entry
+ * of cp (FC_UNK_LO..FC_UNK_HI; m->unk_lp is not NULL): two floats, each
+ * stored with its bits inverted so that 0 means not filled yet (no log
+ * probability is a NaN).  Filled on first use, as fc_model_first: the
+ * lexicon mode alone reads them. */
+uint64_t fc_model_unk_fill(const fenci_model *m, uint32_t cp, int w);
+static inline uint64_t fc_model_unk(const fenci_model *m, uint32_t cp, int w) {
+  uint64_t v = atomic_load_explicit(&m->unk_lp[2 * (size_t)(cp - FC_UNK_LO) + (size_t)w], memory_order_relaxed);
+  return v ? v : fc_model_unk_fill(m, cp, w);
+}
+/* The float in the low (hi 0) or high half of such a word. */
+static inline float fc_model_unk_f(uint64_t v, int hi) {
+  uint32_t b = ~(uint32_t)(hi ? v >> 32 : v);
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
 
 #endif

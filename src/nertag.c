@@ -175,19 +175,31 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
     w->cls[i] = (uint8_t)fc_char_class(cps[i]);
     w->noff[i] = (uint32_t)o;
     o += fc_utf8_encode(c, w->norm + o);
-    w->lb[i] = w->le[i] = w->lm[i] = 0;
-    w->tb[i] = w->te[i] = w->tm[i] = 0;
-    w->wb[i] = w->we[i] = 0xFFFFFFFFu;
-    w->gb[i] = w->ge[i] = w->gm[i] = w->gtb[i] = w->gte[i] = w->gtm[i] = 0;
   }
+  /* the lexicon and gazetteer fields start empty: array by array, as
+   * stores of one field at a time (not each character's fields in turn) */
+  memset(w->lb, 0, n * sizeof *w->lb);
+  memset(w->le, 0, n * sizeof *w->le);
+  memset(w->lm, 0, n * sizeof *w->lm);
+  memset(w->tb, 0, n * sizeof *w->tb);
+  memset(w->te, 0, n * sizeof *w->te);
+  memset(w->tm, 0, n * sizeof *w->tm);
+  memset(w->wb, 0xFF, n * sizeof *w->wb);
+  memset(w->we, 0xFF, n * sizeof *w->we);
+  memset(w->gb, 0, n * sizeof *w->gb);
+  memset(w->ge, 0, n * sizeof *w->ge);
+  memset(w->gm, 0, n * sizeof *w->gm);
+  memset(w->gtb, 0, n * sizeof *w->gtb);
+  memset(w->gte, 0, n * sizeof *w->gte);
+  memset(w->gtm, 0, n * sizeof *w->gtm);
   {
     const fc_ner_gaz *g = w->gaz ? w->gaz : m ? m->nerg : NULL;
     if (g) fc_ner_gaz_mark(w, g, n);
   }
   w->noff[n] = (uint32_t)o;
   if (!m) return FENCI_OK;
-  nr = fc_model_tag_id(m, "nr", 2);
-  nrfg = fc_model_tag_id(m, "nrfg", 4);
+  nr = m->tag_nr;
+  nrfg = m->tag_nrfg;
   for (i = 0; i < n; i++) {
     fc_dat_match mt[FC_MAXM];
     size_t end = i + FC_NER_LEXMAX < n ? i + FC_NER_LEXMAX : n, k, nm, j, run;

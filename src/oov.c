@@ -135,24 +135,38 @@ bad:
   return FENCI_BADFORMAT;
 }
 
-void fc_oov_fill(const fc_oov *o, uint32_t lo, uint32_t hi, float *out) {
-  size_t a = 0, b = o->n, k;
-  uint32_t cp;
-  int j;
-  for (cp = lo; cp <= hi; cp++)
-    for (j = 0; j < 4; j++) out[(size_t)(cp - lo) * 4 + (size_t)j] = o->unk[j];
-  /* the first record at or after lo, then the sorted records in the range */
+/* The first record at or after cp. */
+static size_t fc_oov_at(const fc_oov *o, uint32_t cp) {
+  size_t a = 0, b = o->n;
   while (a < b) {
     size_t mid = (a + b) / 2;
-    if (fc_rd32(o->tab + mid * FC_OOV_REC) < lo) a = mid + 1;
+    if (fc_rd32(o->tab + mid * FC_OOV_REC) < cp) a = mid + 1;
     else b = mid;
   }
-  for (k = a; k < o->n; k++) {
-    cp = fc_rd32(o->tab + k * FC_OOV_REC);
-    if (cp > hi) break;
-    for (j = 0; j < 4; j++) {
-      float v = fc_get_f32(o->tab + k * FC_OOV_REC + 4 + 4 * (size_t)j);
-      out[(size_t)(cp - lo) * 4 + (size_t)j] = v <= 0 ? v : o->unk[j];
-    }
+  return a;
+}
+
+/* Record k's log probability of tag j, or the default when it is not one. */
+static float fc_oov_rec(const fc_oov *o, size_t k, int j) {
+  float v = fc_get_f32(o->tab + k * FC_OOV_REC + 4 + 4 * (size_t)j);
+  return v <= 0 ? v : o->unk[j];
+}
+
+void fc_oov_get(const fc_oov *o, uint32_t cp, float out[4]) {
+  size_t k = fc_oov_at(o, cp);
+  int j;
+  for (j = 0; j < 4; j++)
+    out[j] = k < o->n && fc_rd32(o->tab + k * FC_OOV_REC) == cp ? fc_oov_rec(o, k, j) : o->unk[j];
+}
+
+float fc_oov_max(const fc_oov *o, uint32_t lo, uint32_t hi, int tag) {
+  size_t k, seen = 0;
+  float mx = -1e30f;
+  for (k = fc_oov_at(o, lo); k < o->n && fc_rd32(o->tab + k * FC_OOV_REC) <= hi; k++, seen++) {
+    float v = fc_oov_rec(o, k, tag);
+    if (v > mx) mx = v;
   }
+  /* some character of the range has no record: the default */
+  if (seen < (size_t)(hi - lo) + 1 && o->unk[tag] > mx) mx = o->unk[tag];
+  return mx;
 }
