@@ -181,7 +181,7 @@ static double fc_bigram_best(const fc_scan *s, const fenci_model *m, size_t ra, 
         if (c[q].bo < -1.5) c[q].bo = fc_bigram_backoff(m, c[q].w);
       }
     if (k > 0 && !live) continue;
-    nl = fc_scan_lex_at(s, m, ra + k, len - k, lm);
+    nl = fc_scan_lex_at(s, m, ra + k, len - k, lm, 0);
     for (j = 0; j < nl && nc < FC_BG_MAXC; j++) {
       size_t units = lm[j].len / 3;
       if (lm[j].len % 3 || units == 0 || k + units > len) continue;
@@ -336,7 +336,7 @@ static double fc_bigram_alternatives(const fc_scan *s, const fenci_model *m, siz
     b++; /* the model's word [a, b) */
     for (k = a + 1; k < b; k++) {
       fc_dat_match lm[FC_MAXM];
-      size_t nl = u[k].lb >= 2 && k + u[k].lb > b ? fc_scan_lex_at(s, m, k, rb - k, lm) : 0;
+      size_t nl = u[k].lb >= 2 && k + u[k].lb > b ? fc_scan_lex_at(s, m, k, rb - k, lm, 0) : 0;
       for (j = 0; j < nl; j++) {
         size_t l = k + lm[j].len / 3, q;
         double c;

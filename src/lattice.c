@@ -147,7 +147,10 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
   int32_t *to;
   uint32_t *val;
   size_t run = 0; /* h3 units from i on */
+  fenci_rc rc;
   *nt = 0;
+  if (!fc_model_unk_table(m, &rc) && rc != FENCI_OK) return rc; /* the unknown-word model, made once */
+  if (m->first && fc_model_first_all(m) != 0) return FENCI_NOMEM; /* its loop reads them unchecked */
   if (fc_lattice_reserve(l, n, a) != FENCI_OK) return FENCI_NOMEM;
   best = l->best;
   to = l->next;
@@ -169,7 +172,7 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     }
     /* lexicon words from i, shortest first; ties go to the longer word but
      * never from the single unit (as in fc_lattice_best) */
-    nl = fc_scan_lex_at(s, m, i, run, lm);
+    nl = fc_scan_lex_at(s, m, i, run, lm, 1);
     for (k = 0; k < nl; k++) {
       uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len);
       double c;

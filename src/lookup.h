@@ -16,18 +16,18 @@
  * with one probe of the pair index, the others three bytes at a time; a
  * word that goes on past the run (into Latin letters, say) is followed
  * byte by byte.  Up to FC_MAXM matches, shortest first, len in bytes from
- * t.  Needs m->first.  Returns the count. */
-static inline size_t fc_lex_prefix_run(const fenci_model *m, uint32_t cp0, uint32_t cp1, const uint8_t *t,
-                                       size_t run, size_t rest, fc_dat_match *lm) {
+ * t.  fe: cp0's first-character entry (model.h, fc_model_first).
+ * Returns the count. */
+static inline size_t fc_lex_prefix_run(const fenci_model *m, const uint32_t fe[2], uint32_t cp0, uint32_t cp1,
+                                       const uint8_t *t, size_t run, size_t rest, fc_dat_match *lm) {
   size_t nl, k, done;
   uint32_t node, n2, w2;
-  const uint64_t fe = fc_model_first(m, cp0);
-  node = (uint32_t)(fe >> 32);
+  node = fe[0];
   if (node == FC_NO_NODE) return 0;
   nl = 0;
-  if ((uint32_t)fe != FC_NO_NODE) {
+  if (fe[1] != FC_NO_NODE) {
     lm[0].len = 3;
-    lm[0].value = (uint32_t)fe;
+    lm[0].value = fe[1];
     nl = 1;
   }
   done = 1;
@@ -74,13 +74,14 @@ static inline uint32_t fc_lex_h3(const uint8_t *s) {
 static inline int fc_lex_find(const fenci_model *m, const uint8_t *s, size_t len, uint32_t *value) {
   uint32_t v, c0 = len >= 3 && m->first ? fc_lex_h3(s) : 0, c1, n2;
   if (c0) {
-    const uint64_t fe = fc_model_first(m, c0);
-    if (len == 3) v = (uint32_t)fe;
-    else if ((uint32_t)(fe >> 32) == FC_NO_NODE) return 0;
+    uint32_t fe[2];
+    fc_model_first(m, c0, fe);
+    if (len == 3) v = fe[1];
+    else if (fe[0] == FC_NO_NODE) return 0;
     else if (len >= 6 && m->pairs.slots && (c1 = fc_lex_h3(s + 3)) != 0) {
       if (!fc_pairs_find(&m->pairs, c0, c1, &n2, &v)) return 0;
       if (len > 6 && (n2 == FC_PAIR_NONE || !fc_dat_find_from(&m->trie, n2, s + 6, len - 6, &v))) return 0;
-    } else if (!fc_dat_find_from(&m->trie, (uint32_t)(fe >> 32), s + 3, len - 3, &v)) {
+    } else if (!fc_dat_find_from(&m->trie, fe[0], s + 3, len - 3, &v)) {
       return 0;
     }
   } else if (!fc_dat_find(&m->trie, s, len, &v)) {
@@ -96,13 +97,23 @@ static inline int fc_lex_find(const fenci_model *m, const uint8_t *s, size_t len
  * normalised bytes from unit i (see fc_scan_unit_ending).  run: the number
  * of h3 units from i on (at least 1 when unit i is h3, 0 when it is not;
  * a smaller count than the true one is also correct, only slower).
- * Returns the count. */
-static inline size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size_t i, size_t run, fc_dat_match *lm) {
+ * all: fc_model_first_all has returned 0 (a constant at each call: the
+ * entry is then read without a check).  Returns the count. */
+static inline size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size_t i, size_t run, fc_dat_match *lm,
+                                    const int all) {
   size_t nl, start = s->ns[i];
   const uint8_t *t = s->nb + start;
   size_t rest = s->nbn - start;
   if (rest > 255) rest = 255;
-  if (run && m->first) return fc_lex_prefix_run(m, s->u[i].cp, run >= 2 ? s->u[i + 1].cp : 0, t, run, rest, lm);
+  if (run && m->first) {
+    uint32_t e[2];
+    const uint32_t *fe = m->first + 2 * (s->u[i].cp - FC_UNK_LO);
+    if (!all) {
+      fc_model_first(m, s->u[i].cp, e);
+      fe = e;
+    }
+    return fc_lex_prefix_run(m, fe, s->u[i].cp, run >= 2 ? s->u[i + 1].cp : 0, t, run, rest, lm);
+  }
   nl = fc_dat_prefix(&m->trie, t, rest, lm, FC_MAXM);
   return nl > FC_MAXM ? FC_MAXM : nl;
 }
@@ -113,27 +124,31 @@ static inline size_t fc_scan_lex_at(const fc_scan *s, const fenci_model *m, size
  * PKU dev slice (1998-01-28..31), see docs/ARCHITECTURE.md.
  * Writes the candidates starting at unit i to out (at most FC_UNK_MAX - 1,
  * in increasing order of their end), whether or not the lexicon has the
- * same span; returns the count. */
+ * same span; returns the count.  The table is fc_model_unk_table's: a
+ * caller asks for it (and has it) before. */
 static inline size_t fc_scan_unk_at(const fc_scan *s, const fenci_model *m, size_t i, fc_unk *out) {
+  const float *lp = m->unk_lp;
   const float cap = (float)m->unk_cap;
   const fc_unit *u = s->u;
   size_t k, end, n = 0;
   float c;
-  if (!m->unk_lp || !u[i].h3 || u[i].force) return 0;
-  c = (float)m->unk_base - fc_model_unk_f(fc_model_unk(m, u[i].cp, 0), 0); /* B */
+  if (!lp || !u[i].h3 || u[i].force) return 0;
+  c = (float)m->unk_base - lp[(u[i].cp - FC_UNK_LO) * 4 + FC_TAG_B];
   /* no candidate can stay under the cap: the usual case, decided at once */
   if (c + m->unk_min_e > cap) return 0;
   end = i + FC_UNK_MAX < s->n ? i + FC_UNK_MAX : s->n;
   for (k = i + 1; k < end; k++) {
+    const float *p;
     float e;
     if (!u[k].h3 || u[k].force) break;
-    e = c - fc_model_unk_f(fc_model_unk(m, u[k].cp, 0), 1); /* E */
+    p = lp + (u[k].cp - FC_UNK_LO) * 4;
+    e = c - p[FC_TAG_E];
     if (e < cap) {
       out[n].to = (uint32_t)k + 1;
       out[n].cost = e;
       n++;
     }
-    c -= fc_model_unk_f(fc_model_unk(m, u[k].cp, 1), 0); /* M */
+    c -= p[FC_TAG_M];
     if (c + m->unk_min_e > cap) break;
   }
   return n;
@@ -145,16 +160,16 @@ static inline int fc_scan_word(const fc_scan *s, const fenci_model *m, size_t fr
   size_t a = s->ns[from], b = s->ns[to];
   uint32_t v;
   if (s->u[from].h3 && m->first) {
-    const uint64_t fe = fc_model_first(m, s->u[from].cp);
-    uint32_t n2;
-    if (to == from + 1) v = (uint32_t)fe;
-    else if ((uint32_t)(fe >> 32) == FC_NO_NODE) return 0;
+    uint32_t fe[2], n2;
+    fc_model_first(m, s->u[from].cp, fe);
+    if (to == from + 1) v = fe[1];
+    else if (fe[0] == FC_NO_NODE) return 0;
     else if (s->u[from + 1].h3 && m->pairs.slots) {
       /* the pair index, then the trie for the rest */
       if (!fc_pairs_find(&m->pairs, s->u[from].cp, s->u[from + 1].cp, &n2, &v)) return 0;
       if (to > from + 2 && (n2 == FC_PAIR_NONE || !fc_dat_find_from(&m->trie, n2, s->nb + a + 6, b - a - 6, &v)))
         return 0;
-    } else if (!fc_dat_find_from(&m->trie, (uint32_t)(fe >> 32), s->nb + a + 3, b - a - 3, &v)) {
+    } else if (!fc_dat_find_from(&m->trie, fe[0], s->nb + a + 3, b - a - 3, &v)) {
       return 0;
     }
   } else if (!fc_dat_find(&m->trie, s->nb + a, b - a, &v)) {

@@ -4,6 +4,7 @@
  * transitions and word indexes are bounds-checked at lookup. */
 #include <math.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -38,7 +39,7 @@ void fenci_model_free(fenci_model *m) {
   fc_free(&a, m->nerg);
   fc_free(&a, (void *)m->tag_index);
   fc_free(&a, m->meta_copy);
-  fc_free(&a, (void *)m->unk_lp);
+  fc_free(&a, m->unk_lp);
   fc_free(&a, (void *)m->first);
   if (m->map.data) fc_unmap(&m->map);
   if (m->lexmap.data) fc_unmap(&m->lexmap);
@@ -232,9 +233,7 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
       if (rc != FENCI_OK) return rc;
       m->has_oov = 1;
       /* a dense table keeps the per-character search out of the hot loop;
-       * filled as characters come (fc_model_unk) */
-      m->unk_lp = fc_calloc(&m->a, 2 * (size_t)(FC_UNK_HI - FC_UNK_LO + 1), sizeof *m->unk_lp);
-      if (!m->unk_lp) return FENCI_NOMEM;
+       * it comes with the first use (fc_model_unk_table) */
       m->unk_min_e = -fc_oov_max(&m->oov, FC_UNK_LO, FC_UNK_HI, FC_TAG_E);
       m->unk_base = FC_UNK_BASE;
       m->unk_cap = FC_UNK_CAP;
@@ -260,9 +259,14 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
   if (rc != FENCI_OK) return rc;
   /* the trie node after each common Han character, so the scan skips
    * the first three (most frequent, least cache-friendly) steps: zero
-   * until used (fc_model_first); calloc leaves the pages untouched */
-  m->first = fc_calloc(&m->a, FC_UNK_HI - FC_UNK_LO + 1, sizeof *m->first);
+   * until used (fc_model_first); calloc leaves its pages untouched */
+  m->first = fc_calloc(&m->a, 2 * (size_t)(FC_UNK_HI - FC_UNK_LO + 1), sizeof *m->first);
   if (!m->first) return FENCI_NOMEM;
+  atomic_init(&m->first_all, 0);
+  atomic_init(&m->unk_ready, 0);
+#if !FC_FIRST_LAZY
+  if (fc_model_first_all(m) != 0) return FENCI_NOMEM;
+#endif
   rc = fc_segmodel_load(&m->seg, &m->file, &m->a, err, errlen);
   m->n_names = m->n_tags;
   if (rc == FENCI_OK && (me = fc_fmt_find(&m->file, "POSM")) != NULL) {
@@ -455,9 +459,24 @@ fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
 }
 
 /* The tag id of a tag name, or 0. */
-uint64_t fc_model_first_fill(const fenci_model *m, uint32_t cp) {
+/* Guards the builds of the tables a model makes on first use; taken only
+ * until they exist (rarely contended, so one for all models). */
+static pthread_mutex_t fc_model_lazy = PTHREAD_MUTEX_INITIALIZER;
+
+/* Stores the entry of cp: the word, then the node (lock held). */
+static void fc_model_first_put(const fenci_model *m, uint32_t cp, uint32_t node, uint32_t word) {
+  uint32_t *fe = m->first + 2 * (cp - FC_UNK_LO);
+#if FC_FIRST_LAZY
+  __atomic_store_n(&fe[1], word, __ATOMIC_RELAXED);
+  __atomic_store_n(&fe[0], node, __ATOMIC_RELEASE); /* never 0: the root is no character's */
+#else
+  fe[1] = word;
+  fe[0] = node;
+#endif
+}
+
+void fc_model_first_fill(const fenci_model *m, uint32_t cp, uint32_t fe[2]) {
   uint32_t node = 0, v = FC_NO_NODE;
-  uint64_t e;
   if (fc_dat_step(&m->trie, &node, (uint8_t)(0xE0 | cp >> 12)) &&
       fc_dat_step(&m->trie, &node, (uint8_t)(0x80 | (cp >> 6 & 0x3F))) &&
       fc_dat_step(&m->trie, &node, (uint8_t)(0x80 | (cp & 0x3F)))) {
@@ -465,27 +484,66 @@ uint64_t fc_model_first_fill(const fenci_model *m, uint32_t cp) {
   } else {
     node = FC_NO_NODE;
   }
-  /* a character's node is never the root (0), so an entry is never 0 */
-  e = (uint64_t)node << 32 | v;
-  atomic_store_explicit(&m->first[cp - FC_UNK_LO], e, memory_order_relaxed);
-  return e;
+  fe[0] = node;
+  fe[1] = v;
+  /* written once, under the lock: a thread that reads the table without a
+   * check (after fc_model_first_all) must never meet a store to it; when
+   * the lock cannot be had the entry waits for a later call */
+  if (pthread_mutex_lock(&fc_model_lazy) != 0) return;
+  if (m->first[2 * (cp - FC_UNK_LO)] == 0) fc_model_first_put(m, cp, node, v);
+  pthread_mutex_unlock(&fc_model_lazy);
 }
 
-uint64_t fc_model_unk_fill(const fenci_model *m, uint32_t cp, int w) {
-  float lp[4];
-  uint32_t b[4];
-  uint64_t v[2];
-  int j;
-  fc_oov_get(&m->oov, cp, lp);
-  for (j = 0; j < 4; j++) {
-    memcpy(&b[j], &lp[j], 4);
-    b[j] = ~b[j];
+int fc_model_first_all(const fenci_model *m) {
+  uint32_t b0, b1, b2, n0, n1, n2, cp, v;
+  int ok0, ok1;
+  if (atomic_load_explicit(&m->first_all, memory_order_acquire)) return 0;
+  if (pthread_mutex_lock(&fc_model_lazy) != 0) return -1;
+  if (!atomic_load_explicit(&m->first_all, memory_order_relaxed)) {
+    /* by byte: the lead and second bytes are stepped once for all the
+     * characters that share them; an entry already filled stays */
+    for (b0 = 0xE4; b0 <= 0xE9; b0++) {
+      n0 = 0;
+      ok0 = fc_dat_step(&m->trie, &n0, (uint8_t)b0);
+      for (b1 = 0x80; b1 <= 0xBF; b1++) {
+        n1 = n0;
+        ok1 = ok0 && fc_dat_step(&m->trie, &n1, (uint8_t)b1);
+        for (b2 = 0x80; b2 <= 0xBF; b2++) {
+          cp = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
+          if (cp < FC_UNK_LO || cp > FC_UNK_HI || m->first[2 * (cp - FC_UNK_LO)] != 0) continue;
+          n2 = n1;
+          v = FC_NO_NODE;
+          if (!ok1 || !fc_dat_step(&m->trie, &n2, (uint8_t)b2)) n2 = FC_NO_NODE;
+          else if (!fc_dat_value(&m->trie, n2, &v)) v = FC_NO_NODE;
+          fc_model_first_put(m, cp, n2, v);
+        }
+      }
+    }
+    atomic_store_explicit(&((fenci_model *)m)->first_all, 1, memory_order_release); /* made once, here */
   }
-  v[0] = (uint64_t)b[FC_TAG_E] << 32 | b[FC_TAG_B];
-  v[1] = (uint64_t)b[FC_TAG_S] << 32 | b[FC_TAG_M];
-  for (j = 0; j < 2; j++)
-    atomic_store_explicit(&m->unk_lp[2 * (size_t)(cp - FC_UNK_LO) + (size_t)j], v[j], memory_order_relaxed);
-  return v[w];
+  pthread_mutex_unlock(&fc_model_lazy);
+  return 0;
+}
+
+const float *fc_model_unk_table(const fenci_model *m, fenci_rc *rc) {
+  float *t = NULL;
+  *rc = FENCI_OK;
+  if (!m->has_oov) return NULL;
+  if (atomic_load_explicit(&m->unk_ready, memory_order_acquire)) return m->unk_lp;
+  if (pthread_mutex_lock(&fc_model_lazy) != 0) {
+    *rc = FENCI_NOMEM;
+    return NULL;
+  }
+  if (atomic_load_explicit(&m->unk_ready, memory_order_relaxed)) {
+    t = m->unk_lp;
+  } else if ((t = fc_malloc(&m->a, (FC_UNK_HI - FC_UNK_LO + 1) * 4 * sizeof *t)) != NULL) {
+    fc_oov_fill(&m->oov, FC_UNK_LO, FC_UNK_HI, t);
+    ((fenci_model *)m)->unk_lp = t; /* the model's own table, made once under the lock */
+    atomic_store_explicit(&((fenci_model *)m)->unk_ready, 1, memory_order_release);
+  }
+  pthread_mutex_unlock(&fc_model_lazy);
+  if (!t) *rc = FENCI_NOMEM;
+  return t;
 }
 
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len) {

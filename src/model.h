@@ -40,8 +40,10 @@ struct fenci_model {
   char *meta_copy;        /* owned copy of META */
   fc_oov oov;             /* HMMC: unknown-word character model */
   int has_oov;            /* 1 when the file has an HMMC section */
-  _Atomic uint64_t *unk_lp; /* log P(c | tag) for c in FC_UNK_LO..FC_UNK_HI, two words each
-                            * (B | E << 32, M | S << 32; fc_model_unk), or NULL */
+  float *unk_lp;          /* log P(c | tag) for c in FC_UNK_LO..FC_UNK_HI, 4 per char
+                           * (FC_TAG_*), NULL until fc_model_unk_table has made it;
+                           * read after unk_ready (acquire) or under the lock */
+  atomic_int unk_ready;   /* 1 once unk_lp is made (fc_model_unk_table) */
   double unk_base;        /* base cost of an unknown word */
   double unk_cap;         /* candidates costing more are not proposed */
   float unk_min_e;        /* the smallest -log P(c | E) in the table: a bound for pruning */
@@ -57,11 +59,12 @@ struct fenci_model {
   fc_bigram bigram;       /* LEXB: word bigrams for overlapping ambiguities (slots NULL when absent) */
   fc_kwtable kw;          /* KIDF, KSTP: keyword IDF values and stop words (each may be absent) */
   int verify_crc;         /* verify the body CRC while opening (FENCI_OPEN_VERIFY) */
-  _Atomic uint64_t *first; /* FC_UNK_LO..FC_UNK_HI: 0 until the character is first
-                            * looked up (fc_model_first), then the trie node after
-                            * its three bytes << 32 (FC_NO_NODE when no word starts
-                            * with it) | its own word index (FC_NO_NODE when it is
-                            * no word) */
+  uint32_t *first;        /* FC_UNK_LO..FC_UNK_HI, two words each: the trie node after
+                           * the character's three bytes (FC_NO_NODE when no word
+                           * starts with it) and the character's own word index
+                           * (FC_NO_NODE when it is no word); 0 0 until the
+                           * character is first looked up (fc_model_first) */
+  atomic_int first_all;   /* 1 once every entry of first is filled (fc_model_first_all) */
 };
 
 /* The container the model was read from (for tools that copy sections). */
@@ -88,34 +91,42 @@ static inline uint16_t fc_model_tag(const fenci_model *m, uint32_t w) {
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len);
 
 /* The first-character entry of cp (FC_UNK_LO..FC_UNK_HI; m->first is not
- * NULL): the trie node after its three bytes in the high word, its own word
- * index in the low one (FC_NO_NODE: none).  Filled on first use, not at
- * open: computing all 20,992 walked the trie's pages for characters most
- * runs never see (a third of a one-line run's page faults).  Any thread
- * may fill an entry; each writes the same value, atomically, so the model
- * stays shareable as it is. */
-uint64_t fc_model_first_fill(const fenci_model *m, uint32_t cp);
-static inline uint64_t fc_model_first(const fenci_model *m, uint32_t cp) {
-  uint64_t v = atomic_load_explicit(&m->first[cp - FC_UNK_LO], memory_order_relaxed);
-  return v ? v : fc_model_first_fill(m, cp);
+ * NULL): fe[0] the node, fe[1] the word.  Filled on first use, not at
+ * open: computing all 20,992 walked the trie's pages for characters a run
+ * may never see (half of a one-line run's page faults, 2.4 ms here).  An
+ * entry is written once, under a lock: the word, then the node with
+ * release order; a node read as 0 (the root, never a character's) means
+ * not yet.  Compilers without the GNU atomic built-ins fill every entry
+ * at open instead. */
+#if defined(__GNUC__)
+#define FC_FIRST_LAZY 1
+#endif
+void fc_model_first_fill(const fenci_model *m, uint32_t cp, uint32_t fe[2]);
+static inline void fc_model_first(const fenci_model *m, uint32_t cp, uint32_t fe[2]) {
+  const uint32_t *e = m->first + 2 * (cp - FC_UNK_LO);
+#if FC_FIRST_LAZY
+  if ((fe[0] = __atomic_load_n(&e[0], __ATOMIC_ACQUIRE)) == 0) {
+    fc_model_first_fill(m, cp, fe);
+    return;
+  }
+#else
+  fe[0] = e[0];
+#endif
+  fe[1] = e[1]; /* written before the node was (release) */
 }
+/* Fills every entry, once per model: after it returns 0 to a thread, that
+ * thread reads any entry as it is (m->first), as the lexicon
+ * mode's tight loop does, where the check cost 2.5 % of its instructions
+ * (the trained path's loss to it is lost in its feature work).  -1 when
+ * the lock could not be taken. */
+int fc_model_first_all(const fenci_model *m);
 
-/* Word w (0: tags B and E, 1: M and S) of the unknown-word model's entry
- * of cp (FC_UNK_LO..FC_UNK_HI; m->unk_lp is not NULL): two floats, each
- * stored with its bits inverted so that 0 means not filled yet (no log
- * probability is a NaN).  Filled on first use, as fc_model_first: the
- * lexicon mode alone reads them. */
-uint64_t fc_model_unk_fill(const fenci_model *m, uint32_t cp, int w);
-static inline uint64_t fc_model_unk(const fenci_model *m, uint32_t cp, int w) {
-  uint64_t v = atomic_load_explicit(&m->unk_lp[2 * (size_t)(cp - FC_UNK_LO) + (size_t)w], memory_order_relaxed);
-  return v ? v : fc_model_unk_fill(m, cp, w);
-}
-/* The float in the low (hi 0) or high half of such a word. */
-static inline float fc_model_unk_f(uint64_t v, int hi) {
-  uint32_t b = ~(uint32_t)(hi ? v >> 32 : v);
-  float f;
-  memcpy(&f, &b, 4);
-  return f;
-}
+/* The unknown-word model's dense table (unk_lp above), built by the first
+ * call that needs it: the lexicon mode alone reads it, and a model opened
+ * for anything else never pays for its 336 KB (82 page faults, a tenth of
+ * a one-line run's).  NULL when the model has no such model (has_oov 0),
+ * or with *rc FENCI_NOMEM when the table could not be made (a later call
+ * tries again). */
+const float *fc_model_unk_table(const fenci_model *m, fenci_rc *rc);
 
 #endif

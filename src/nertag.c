@@ -213,10 +213,12 @@ fenci_rc fc_ner_prepare(fc_ner_work *w, const fenci_model *m, const uint32_t *cp
      * pair steps (lookup.h), the rest the trie walk byte by byte */
     for (run = 0; i + run < end && w->cp[i + run] >= FC_UNK_LO && w->cp[i + run] <= FC_UNK_HI; run++) {
     }
-    if (run && m->first)
-      nm = fc_lex_prefix_run(m, w->cp[i], run >= 2 ? w->cp[i + 1] : 0, w->norm + w->noff[i], run,
+    if (run && m->first) {
+      uint32_t fe[2];
+      fc_model_first(m, w->cp[i], fe);
+      nm = fc_lex_prefix_run(m, fe, w->cp[i], run >= 2 ? w->cp[i + 1] : 0, w->norm + w->noff[i], run,
                              w->noff[end] - w->noff[i], mt);
-    else
+    } else
       nm = fc_dat_prefix(&m->trie, w->norm + w->noff[i], w->noff[end] - w->noff[i], mt, FC_MAXM);
     if (nm > FC_MAXM) nm = FC_MAXM;
     for (k = 0; k < nm; k++) {

@@ -152,11 +152,17 @@ static float fc_oov_rec(const fc_oov *o, size_t k, int j) {
   return v <= 0 ? v : o->unk[j];
 }
 
-void fc_oov_get(const fc_oov *o, uint32_t cp, float out[4]) {
-  size_t k = fc_oov_at(o, cp);
+void fc_oov_fill(const fc_oov *o, uint32_t lo, uint32_t hi, float *out) {
+  size_t k;
+  uint32_t cp;
   int j;
-  for (j = 0; j < 4; j++)
-    out[j] = k < o->n && fc_rd32(o->tab + k * FC_OOV_REC) == cp ? fc_oov_rec(o, k, j) : o->unk[j];
+  for (cp = lo; cp <= hi; cp++)
+    for (j = 0; j < 4; j++) out[(size_t)(cp - lo) * 4 + (size_t)j] = o->unk[j];
+  for (k = fc_oov_at(o, lo); k < o->n; k++) {
+    cp = fc_rd32(o->tab + k * FC_OOV_REC);
+    if (cp > hi) break;
+    for (j = 0; j < 4; j++) out[(size_t)(cp - lo) * 4 + (size_t)j] = fc_oov_rec(o, k, j);
+  }
 }
 
 float fc_oov_max(const fc_oov *o, uint32_t lo, uint32_t hi, int tag) {

@@ -31,14 +31,14 @@ fenci_rc fc_oov_train(const uint8_t *text, size_t len, const fc_dat *lex, fc_buf
 /* Validates an HMMC section.  FENCI_OK or FENCI_BADFORMAT. */
 fenci_rc fc_oov_view(fc_oov *o, const uint8_t *data, size_t size, char *err, size_t errlen);
 
-/* log P(character | tag) for tags B, M, E, S (FC_TAG_*) of character cp,
- * into out[0..4): B/M/E over the words the lexicon lacks, S over the
- * characters of lexicon words; the table's default for a character it
- * lacks.  A binary search of the sorted records. */
-void fc_oov_get(const fc_oov *o, uint32_t cp, float out[4]);
+/* log P(character | tag) for tags B, M, E, S (FC_TAG_*) of every character
+ * lo..hi, into out[4 * (cp - lo)]: B/M/E over the words the lexicon lacks,
+ * S over the characters of lexicon words; the table's default for a
+ * character it lacks.  One pass over the sorted records. */
+void fc_oov_fill(const fc_oov *o, uint32_t lo, uint32_t hi, float *out);
 
 /* The largest log P(character | tag) of the characters lo..hi (as
- * fc_oov_get gives them), from the records in that range. */
+ * fc_oov_fill gives them), from the records in that range. */
 float fc_oov_max(const fc_oov *o, uint32_t lo, uint32_t hi, int tag);
 
 #endif

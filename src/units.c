@@ -230,7 +230,7 @@ static int fc_scan_matches(fc_scan *s, const fenci_model *m, const fenci_dict *d
   size_t nl, nu = 0, p = 0, q = 0, start = s->ns[i];
   size_t rest = s->nbn - start;
   if (rest > 255) rest = 255;
-  nl = fc_scan_lex_at(s, m, i, s->u[i].run, lm);
+  nl = fc_scan_lex_at(s, m, i, s->u[i].run, lm, 0);
   if (d && d->n_final) {
     nu = fc_dat_prefix(&d->trie, s->nb + start, rest, um, FC_MAXM);
     if (nu > FC_MAXM) nu = FC_MAXM;
@@ -480,7 +480,7 @@ FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, con
        * positions on, fetched while this one is looked up */
       const fc_unit *v = &u[i - FC_LEX_AHEAD];
       if (v->h3) {
-        __builtin_prefetch((const void *)(m->first + (v->cp - FC_UNK_LO)));
+        __builtin_prefetch((const void *)(m->first + 2 * (v->cp - FC_UNK_LO)));
         if (v[1].h3 && m->pairs.slots)
           __builtin_prefetch(fc_pairs_home_slot(&m->pairs, v->cp, v[1].cp));
       }
@@ -500,7 +500,7 @@ FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, con
       continue;
     }
     if (lat) b = fc_lat_unit_cost(&u[i], m) + best[i + 1];
-    nl = fc_scan_lex_at(s, m, i, run, lm);
+    nl = fc_scan_lex_at(s, m, i, run, lm, 0);
     for (k = 0; k < nl; k++) {
       uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len), l, q;
       uint8_t lc;
@@ -613,8 +613,10 @@ static fenci_rc fc_scan_lat_edges(fc_scan *s, const fenci_model *m, const fenci_
 fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, const uint8_t *text, size_t len,
                      int feats, const fenci_alloc *a) {
   size_t i;
+  const float *lp = NULL; /* the unknown-word model (lexicon mode) */
   fenci_rc rc = fc_scan_units(s, text, len, feats, a);
   if (rc != FENCI_OK) return rc;
+  if (!feats && (lp = fc_model_unk_table(m, &rc)) == NULL && rc != FENCI_OK) return rc;
   if (fc_grow(a, (void **)&s->first, &s->fcap, s->n + 1, sizeof *s->first)) return FENCI_NOMEM;
   /* lengths of the runs of h3 units, for fc_scan_lex_at */
   for (i = s->n; i-- > 0;) {
@@ -625,7 +627,7 @@ fenci_rc fc_scan_run(fc_scan *s, const fenci_model *m, const fenci_dict *d, cons
     s->first[i] = (uint32_t)s->ne;
     if (s->u[i].kind == FENCI_KIND_SPACE || s->u[i].kind == FENCI_KIND_INVALID) continue;
     if (fc_scan_matches(s, m, d, i, a)) return FENCI_NOMEM;
-    if (!feats && m->unk_lp && s->u[i].cls == FC_C_HAN && fc_scan_unknown(s, m, i, a)) return FENCI_NOMEM;
+    if (lp && s->u[i].cls == FC_C_HAN && fc_scan_unknown(s, m, i, a)) return FENCI_NOMEM;
   }
   s->first[s->n] = (uint32_t)s->ne;
   /* lexicon lengths for the trained model's features */
