@@ -64,17 +64,22 @@ typedef struct fc_segtab {
 } fc_segtab;
 
 /* Tables derived from the weights (fc_seg_derive), not made at open: the
- * lexicon mode, the taggers and `fenci check` never pay for them.  The
- * int32 tables come with the first segmentation; the pair filters, whose
- * build reads every slot of the pair tables (2.7 M instructions for ctb,
- * what they save on some 40,000 characters), once the model has segmented
- * FC_SEG_FILTER_AFTER units, so a short run does not pay for them.
+ * lexicon mode, the taggers and `fenci check` never pay for them, and a
+ * short run neither.  The fused loop's int32 tables (336 KB, about 100
+ * page faults, a third of a one-line run's) come once the model has
+ * segmented FC_SEG_W32_AFTER units; until then the units take the loop by
+ * table over the int8 weights, which sums the same integers in some 280
+ * more instructions a unit (so 4,096 units cost about as much as the
+ * build).  The pair filters, whose build reads every slot of the pair
+ * tables (2.7 M instructions for ctb, what they save on some 40,000
+ * characters), come after FC_SEG_FILTER_AFTER units.
  * Each is built once under the lock, then read without it (the acquire
  * load of ready pairs with the release store after the build, as in
  * dict.c's freeze); the filters change which slots are probed, never what
  * is found. */
 #define FC_SEG_READY_W32 1
 #define FC_SEG_READY_FILTERS 2
+#define FC_SEG_W32_AFTER 4096
 #define FC_SEG_FILTER_AFTER 65536
 typedef struct fc_segderived {
   pthread_mutex_t lock;
@@ -234,13 +239,13 @@ static fenci_rc fc_seg_derive(const fc_segmodel *m, size_t n, int *ready) {
     return FENCI_OK;
   }
   seen = atomic_fetch_add_explicit(&d->units, n, memory_order_relaxed) + n;
-  if ((st & FC_SEG_READY_W32) && seen < FC_SEG_FILTER_AFTER) {
+  if (((st & FC_SEG_READY_W32) || seen < FC_SEG_W32_AFTER) && seen < FC_SEG_FILTER_AFTER) {
     *ready = st;
     return FENCI_OK;
   }
   if (pthread_mutex_lock(&d->lock) != 0) return FENCI_NOMEM;
   st = atomic_load_explicit(&d->ready, memory_order_relaxed);
-  if (!(st & FC_SEG_READY_W32)) {
+  if (!(st & FC_SEG_READY_W32) && seen >= FC_SEG_W32_AFTER) {
     if (m->fused) {
       static const int wide[] = {FC_G_UNI, FC_G_LEX, FC_G_TLEX};
       for (i = 0; !bad && i < 3; i++) {
@@ -806,7 +811,7 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
       }
     }
   }
-  if (m->fused) {
+  if (m->fused && (ready & FC_SEG_READY_W32)) {
     fc_seg_fused(m, s, u, n);
     fc_seg_viterbi(emis, n, m->trans, m->start, m->end, u, s->bp, tags);
     fc_seg_cap_words(tags, n);
