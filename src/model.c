@@ -40,7 +40,7 @@ void fenci_model_free(fenci_model *m) {
   fc_free(&a, (void *)m->tag_index);
   fc_free(&a, m->meta_copy);
   fc_free(&a, m->unk_lp);
-  fc_free(&a, (void *)m->first);
+  fc_free(&a, m->first);
   if (m->map.data) fc_unmap(&m->map);
   if (m->lexmap.data) fc_unmap(&m->lexmap);
   fc_free(&a, m);
@@ -458,7 +458,6 @@ fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
   return rc;
 }
 
-/* The tag id of a tag name, or 0. */
 /* Guards the builds of the tables a model makes on first use; taken only
  * until they exist (rarely contended, so one for all models). */
 static pthread_mutex_t fc_model_lazy = PTHREAD_MUTEX_INITIALIZER;
@@ -546,6 +545,7 @@ const float *fc_model_unk_table(const fenci_model *m, fenci_rc *rc) {
   return t;
 }
 
+/* The tag id of a tag name, or 0. */
 uint16_t fc_model_tag_id(const fenci_model *m, const char *name, size_t len) {
   size_t i;
   for (i = 1; i <= m->n_names; i++)

@@ -480,7 +480,7 @@ FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, con
        * positions on, fetched while this one is looked up */
       const fc_unit *v = &u[i - FC_LEX_AHEAD];
       if (v->h3) {
-        __builtin_prefetch((const void *)(m->first + 2 * (v->cp - FC_UNK_LO)));
+        __builtin_prefetch(m->first + 2 * (v->cp - FC_UNK_LO));
         if (v[1].h3 && m->pairs.slots)
           __builtin_prefetch(fc_pairs_home_slot(&m->pairs, v->cp, v[1].cp));
       }
