@@ -23,6 +23,7 @@
 
 #include "alloc.h"
 #include "dat.h"
+#include "lexnext.h"
 
 #define DAT_V 0x80000000u        /* value unit */
 #define DAT_L 0x100u             /* node has a value */
@@ -144,20 +145,29 @@ static size_t dat_prefix_walk(const fc_dat *d, uint32_t node, const uint8_t *s, 
   return found;
 }
 
-size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t nchars, fc_dat_match *out,
-                      size_t cap) {
+/* The code point of the three-byte sequence at c. */
+static inline uint32_t dat_cp3(const uint8_t *c) {
+  return (uint32_t)(c[0] & 0x0F) << 12 | (uint32_t)(c[1] & 0x3F) << 6 | (c[2] & 0x3Fu);
+}
+
+size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t nchars, const fc_lexnext *next,
+                      fc_dat_match *out, size_t cap) {
   const uint32_t *units = d->units;
   size_t n = d->n_units, i = *node, k, found = 0;
   uint32_t u;
   *node = DAT_NONE;
   if (!units || !s || i >= n) return 0;
   if (nchars > DAT_MAX_KEY / 3) nchars = DAT_MAX_KEY / 3;
+  /* the filter before the node's own unit: most walks end here, and the
+   * unit is a cache miss the filter's block mostly is not */
+  if (next && nchars && !fc_lexnext_may(next, (uint32_t)i, dat_cp3(s))) return 0;
   /* the unit of the current node is carried along, so each byte costs one
    * read instead of two */
   u = fc_dat_le32(units + i);
   for (k = 0; k < nchars; k++) {
     const uint8_t *c = s + 3 * k;
     int b;
+    if (k && next && !fc_lexnext_may(next, (uint32_t)i, dat_cp3(c))) return found;
     for (b = 0; b < 3; b++) {
       size_t ch;
       uint32_t cu;
@@ -183,6 +193,24 @@ size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t 
   }
   *node = (uint32_t)i;
   return found;
+}
+
+uint32_t fc_dat_next_child(const fc_dat *d, uint32_t node, unsigned from, uint8_t *byte) {
+  size_t n = d->n_units, base, pos;
+  uint32_t u;
+  if (!d->units || node >= n) return DAT_NONE;
+  u = fc_dat_le32(d->units + node);
+  if (u & DAT_V) return DAT_NONE;
+  base = dat_base(node, u);
+  for (; from < 256; from++) {
+    pos = base + 1 + from;
+    if (pos >= n) break;
+    if ((fc_dat_le32(d->units + pos) & (DAT_V | 0xFFu)) == from) {
+      *byte = (uint8_t)from;
+      return (uint32_t)pos;
+    }
+  }
+  return DAT_NONE;
 }
 
 size_t fc_dat_prefix(const fc_dat *d, const uint8_t *s, size_t len, fc_dat_match *out, size_t cap) {

@@ -51,10 +51,19 @@ size_t fc_dat_prefix_from(const fc_dat *d, uint32_t node, const uint8_t *s, size
 /* The same from an inner node along nchars characters of 3 bytes each
  * (s holds 3 * nchars bytes), checking for keys only after whole
  * characters.  On return *node is the node after the last character, or
- * FC_DAT_NO_NODE when the walk stopped early (no key goes on). */
+ * FC_DAT_NO_NODE when the walk stopped early (no key goes on).  next: the
+ * trie's next-character filter (lexnext.h), asked before each character,
+ * or NULL; with it the node must be one the filter covers (two or more
+ * main-block characters from the root) and s main-block characters. */
 #define FC_DAT_NO_NODE 0xFFFFFFFFu
-size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t nchars, fc_dat_match *out,
-                      size_t cap);
+struct fc_lexnext;
+size_t fc_dat_prefix3(const fc_dat *d, uint32_t *node, const uint8_t *s, size_t nchars,
+                      const struct fc_lexnext *next, fc_dat_match *out, size_t cap);
+
+/* The child of node along the smallest byte >= from (0..256): its node,
+ * the byte in *byte; FC_DAT_NO_NODE when there is none.  Enumerates a
+ * node's edges in byte order. */
+uint32_t fc_dat_next_child(const fc_dat *d, uint32_t node, unsigned from, uint8_t *byte);
 
 /* Exact lookup: 1 and *value if s[0..len) is a key, else 0. */
 int fc_dat_find(const fc_dat *d, const uint8_t *s, size_t len, uint32_t *value);

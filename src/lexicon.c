@@ -13,6 +13,7 @@
 #include "dat.h"
 #include "fmt.h"
 #include "lexicon.h"
+#include "lexnext.h"
 #include "oov.h"
 #include "pairs.h"
 
@@ -355,6 +356,16 @@ fenci_rc fenci_lexicon_compile_ex(const char *src, size_t src_len, const char *c
     for (k2 = 1; k2 < w.n; k2++) id = fc_lexicon_id_add(id, w.tags[k2], w.body[k2].data, w.body[k2].len);
     id = fc_lexicon_id_final(id);
     for (k2 = 0; k2 < 4; k2++) w.body[0].data[FC_LEXH_ID_OFF + k2] = (uint8_t)(id >> (8 * k2));
+  }
+  {
+    /* LEXN, after the id: the filter changes no lookup's answer */
+    fc_dat tv;
+    int bad;
+    sec.len = 0;
+    bad = fc_dat_view(&tv, trie, trie_size, NULL, 0) != FENCI_OK || fc_lexnext_build(&tv, &sec, a) != FENCI_OK ||
+          fc_writer_add(&w, "LEXN", sec.data, sec.len) != FENCI_OK;
+    sec.len = 0;
+    if (bad) goto nomem;
   }
   {
     char meta[256];

@@ -18,6 +18,9 @@
  * byte by byte.  Up to FC_MAXM matches, shortest first, len in bytes from
  * t.  fe: cp0's first-character entry (model.h, fc_model_first).
  * Returns the count. */
+_Static_assert(FC_UNK_LO == FC_LEXNEXT_LO && FC_UNK_HI == FC_LEXNEXT_HI,
+               "the filter's main block is the run's (lexnext.h)");
+
 static inline size_t fc_lex_prefix_run(const fenci_model *m, const uint32_t fe[2], uint32_t cp0, uint32_t cp1,
                                        const uint8_t *t, size_t run, size_t rest, fc_dat_match *lm) {
   size_t nl, k, done;
@@ -46,12 +49,20 @@ static inline size_t fc_lex_prefix_run(const fenci_model *m, const uint32_t fe[2
   if (run > done) {
     size_t c = run - done;
     if (3 * (done + c) > rest) c = rest / 3 - done;
-    k = fc_dat_prefix3(&m->trie, &node, t + 3 * done, c, lm + nl, FC_MAXM - nl);
+    k = fc_dat_prefix3(&m->trie, &node, t + 3 * done, c, done >= 2 ? &m->next : NULL, lm + nl, FC_MAXM - nl);
     if (k > FC_MAXM - nl) k = FC_MAXM - nl;
     for (; k > 0; k--, nl++) lm[nl].len += (uint32_t)(3 * done);
     if (node == FC_DAT_NO_NODE) return nl;
     done += c;
     if (3 * done >= rest) return nl;
+  }
+  if (m->next.blocks) {
+    /* past the run: a character the filter covers (any, two characters
+     * in; outside the main block, one in) that no word takes next ends it */
+    uint32_t cp;
+    if (fc_lexnext_char(t + 3 * done, rest - 3 * done, &cp) &&
+        (done >= 2 || cp < FC_LEXNEXT_LO || cp > FC_LEXNEXT_HI) && !fc_lexnext_may(&m->next, node, cp))
+      return nl;
   }
   k = fc_dat_prefix_from(&m->trie, node, t + 3 * done, rest - 3 * done, lm + nl, FC_MAXM - nl);
   if (k > FC_MAXM - nl) k = FC_MAXM - nl;

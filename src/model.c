@@ -248,6 +248,13 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
     }
   }
   {
+    const fc_section *nx = fc_fmt_find(&m->file, "LEXN");
+    if (nx) {
+      rc = fc_lexnext_view(&m->next, nx->data, nx->size, &m->trie, err, errlen);
+      if (rc != FENCI_OK) return rc;
+    }
+  }
+  {
     const fc_section *bg = fc_fmt_find(&m->file, "LEXB");
     if (bg) {
       rc = fc_bigram_view(&m->bigram, bg->data, bg->size, m->n_words, err, errlen);
@@ -427,6 +434,7 @@ fenci_rc fenci_model_check(const char *path, char *err, size_t errlen) {
   size_t i;
   if (rc != FENCI_OK) return rc;
   rc = fc_dat_check(&m->trie, err, errlen);
+  if (rc == FENCI_OK) rc = fc_lexnext_check(&m->next, &m->trie, err, errlen);
   {
     /* the lexicon id must be the lexicon's (0: compiled before ids) */
     const fc_section *h = fc_fmt_find(&m->file, "LEXH");

@@ -12,6 +12,7 @@
 #include "dat.h"
 #include "segmodel.h"
 #include "oov.h"
+#include "lexnext.h"
 #include "pairs.h"
 #include "kwtable.h"
 #include "postag.h"
@@ -56,6 +57,7 @@ struct fenci_model {
   uint16_t tag_nr, tag_nrfg; /* the ids of the tags nr and nrfg (0: none) */
   size_t n_names;         /* tag ids 1..n_names: the lexicon's n_tags, then POS tags it lacks */
   fc_pairs pairs;         /* LEX2: two-character index (slots NULL when absent) */
+  fc_lexnext next;        /* LEXN: next-character filter (blocks NULL when absent) */
   fc_bigram bigram;       /* LEXB: word bigrams for overlapping ambiguities (slots NULL when absent) */
   fc_kwtable kw;          /* KIDF, KSTP: keyword IDF values and stop words (each may be absent) */
   int verify_crc;         /* verify the body CRC while opening (FENCI_OPEN_VERIFY) */
