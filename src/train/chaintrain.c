@@ -125,6 +125,7 @@ typedef struct ct_state {
   fc_avg fw;         /* F * L weights (perceptron.h) */
   fc_avg tw;         /* L * (L + 2): transitions, start, end */
   uint32_t *fid;     /* per training key: feature id or UINT32_MAX */
+  uint32_t *fcount;  /* F counts in training: how often decoding asks, roughly */
   int64_t c;         /* the perceptron's clock */
 } ct_state;
 
@@ -225,6 +226,26 @@ static size_t ct_grows(const uint32_t *pr, size_t np, uint32_t L, int *lo, int *
   return 1 + (size_t)*noff * ((L + 1) / 2);
 }
 
+/* Slots per kept key: at 2 (load 0.5) a lookup probes 1.4 slots and 1.1
+ * cache lines on average, at 1.5 it probed 2.7 and 1.4 (the name
+ * recogniser on 3 MB of the bench text; docs/ARCHITECTURE.md). */
+#define CT_SLOTS_PER_KEY 2
+
+/* A kept slot: where its members start in the storage order, and how often
+ * its key was seen in training (a group's: its most seen member's). */
+typedef struct ct_slot {
+  uint64_t count;
+  size_t at;
+} ct_slot;
+
+/* Slots are placed by decreasing count, so the keys decoding asks for most
+ * sit at or next to their home slot; ties by storage order. */
+static int ct_slot_cmp(const void *x, const void *y) {
+  const ct_slot *a = x, *b = y;
+  if (a->count != b->count) return a->count > b->count ? -1 : 1;
+  return a->at < b->at ? -1 : a->at > b->at;
+}
+
 /* Quantises the averaged weights into a labeller section (docs/FORMAT.md). */
 static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   const fc_chain_opts *o = s->o;
@@ -233,10 +254,15 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   double mx = 0, scale;
   fc_buf b;
   uint8_t *img;
-  size_t *order = fc_malloc(s->a, (s->F ? s->F : 1) * sizeof *order);
+  size_t *order = fc_malloc(s->a, (s->F ? s->F : 1) * sizeof *order), q;
+  ct_slot *slots = fc_malloc(s->a, (s->F ? s->F : 1) * sizeof *slots);
   uint64_t key;
   int single;
-  if (!order) return FENCI_NOMEM;
+  if (!order || !slots) {
+    fc_free(s->a, order);
+    fc_free(s->a, slots);
+    return FENCI_NOMEM;
+  }
   for (f = 0; f < s->F; f++) order[f] = f;
   if (o->group_mask) {
     ct_sort_state = s; /* the trainer is single-threaded */
@@ -254,18 +280,26 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   scale = mx > 0 ? 32000.0 / mx : 1.0;
   /* kept slots, and the pairs of those with more than a slot holds */
   for (at = 0; at < s->F;) {
-    size_t np = ct_slot_pairs(s, order, &at, scale, pr, &key, &single);
+    size_t a0 = at, np = ct_slot_pairs(s, order, &at, scale, pr, &key, &single);
     int lo, noff;
-    if (np) n_keep++;
+    if (np) {
+      slots[n_keep].at = a0;
+      slots[n_keep].count = 0;
+      for (q = a0; q < at; q++) /* a group: its members come with each sighting of the anchor's value */
+        if (s->fcount[order[q]] > slots[n_keep].count) slots[n_keep].count = s->fcount[order[q]];
+      n_keep++;
+    }
     if (single && np >= ct_dense_at(L)) n_over += (L + 1) / 2;
     else if (!single && np > 3 && ct_grows(pr, np, L, &lo, &noff) <= CT_GROWS_AT * np) n_over += ct_grows(pr, np, L, &lo, &noff);
     else if (np > 3) n_over += np;
   }
   if (n_over >= (1u << 24)) {
     fc_free(s->a, order);
+    fc_free(s->a, slots);
     return FENCI_BADARG;
   }
-  n_slots = n_keep + n_keep / 2 + 1;
+  qsort(slots, n_keep, sizeof *slots, ct_slot_cmp);
+  n_slots = n_keep * CT_SLOTS_PER_KEY + 1;
   for (i = 0; i < L; i++) names += strlen(o->labels[i]) + 1;
   toff = (FC_CHAIN_HEAD + names + 3) & ~(size_t)3;
   soff = (toff + nt * 4 + 15) & ~(size_t)15;
@@ -274,6 +308,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   fc_buf_init(&b, s->a);
   if (fc_buf_reserve(&b, total)) {
     fc_free(s->a, order);
+    fc_free(s->a, slots);
     return FENCI_NOMEM;
   }
   memset(b.data, 0, total);
@@ -281,13 +316,16 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
   img = b.data;
   {
     size_t pi = 0;
-    for (at = 0; at < s->F;) {
-      size_t np = ct_slot_pairs(s, order, &at, scale, pr, &key, &single), h, k;
+    for (q = 0; q < n_keep; q++) {
+      size_t np, h, k;
       int lo = 0, noff = 0;
-      uint64_t m = fc_chain_mix(key);
-      uint32_t fp = (uint32_t)m ? (uint32_t)m : 1u, probe = 0;
+      uint64_t m;
+      uint32_t fp, probe = 0;
       uint8_t *slot;
-      if (!np) continue;
+      at = slots[q].at;
+      np = ct_slot_pairs(s, order, &at, scale, pr, &key, &single);
+      m = fc_chain_mix(key);
+      fp = (uint32_t)m ? (uint32_t)m : 1u;
       h = (size_t)(((m >> 32) * n_slots) >> 32);
       /* two keys with one fingerprint and home would be one feature: rare
        * (2^-32 per pair) and harmless, the first one wins the lookups */
@@ -358,6 +396,7 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
     fc_wr32(img + 52, (uint32_t)(o->group_mask >> 32));
   }
   fc_free(s->a, order);
+  fc_free(s->a, slots);
   {
     size_t k = FC_CHAIN_HEAD;
     for (i = 0; i < L; i++) {
@@ -370,8 +409,8 @@ static fenci_rc ct_build(const ct_state *s, uint8_t **out, size_t *out_len) {
     int32_t v;
     if (ct_forbidden(o, L, f)) v = FC_CHAIN_FORBID;
     else {
-      double q = fc_avg_value(&s->tw, f, s->c) * scale;
-      v = (int32_t)lround(q > 4e6 ? 4e6 : q < -4e6 ? -4e6 : q);
+      double tv = fc_avg_value(&s->tw, f, s->c) * scale;
+      v = (int32_t)lround(tv > 4e6 ? 4e6 : tv < -4e6 ? -4e6 : tv);
     }
     fc_wr32(img + toff + 4 * f, (uint32_t)v);
   }
@@ -603,7 +642,7 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
   if (!s.fid) goto nomem;
   {
     ct_map ids;
-    size_t fcap = 0;
+    size_t fcap = 0, ccap = 0;
     memset(&ids, 0, sizeof ids);
     for (i = 0; i < train->n_key; i++) {
       const uint32_t *c = ct_map_get(&cnt, train->key[i]);
@@ -623,6 +662,13 @@ fenci_rc fc_chain_train(const fc_chain_data *train, const fc_chain_data *dev, co
           goto nomem;
         }
         s.fkey = fk;
+        fk = s.fcount;
+        if (fc_grow(a, &fk, &ccap, s.F + 1, sizeof *s.fcount)) {
+          ct_map_free(&ids, a);
+          goto nomem;
+        }
+        s.fcount = fk;
+        s.fcount[s.F] = *c;
         s.fkey[s.F++] = train->key[i];
         *id = (uint32_t)s.F; /* ids are 1-based in the map */
       }
@@ -677,6 +723,7 @@ fail:
   fc_free(a, t.best);
   fc_free(a, t.img);
   fc_free(a, s.fid);
+  fc_free(a, s.fcount);
   fc_free(a, s.fkey);
   fc_avg_free(&s.fw, a);
   fc_avg_free(&s.tw, a);

@@ -228,6 +228,94 @@ static void tc_rows(const uint8_t *sec, size_t len, const uint8_t *sec2, size_t 
   fc_chain_rows_free(&r, NULL);
 }
 
+/* The slot table of an ungrouped labeller trained on d: at most half full,
+ * and placed by how often training saw each key, so that no key is kept
+ * from its home slot by one seen less often than itself (what puts the
+ * keys decoding asks for most at their home slot). */
+static int tc_u64_cmp(const void *x, const void *y) {
+  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return a < b ? -1 : a > b;
+}
+static size_t tc_count_of(const uint64_t *keys, size_t n, uint64_t k) {
+  size_t lo = 0, hi = n, first;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  for (first = lo; lo < n && keys[lo] == k; lo++) {
+  }
+  return lo - first;
+}
+static void tc_layout(const uint8_t *sec, size_t len, const fc_chain_data *d) {
+  fc_section fs;
+  fc_chain c;
+  char err[256];
+  size_t i, used = 0, placed = 0, displaced = 0, bad = 0, nd = 0;
+  uint64_t *ks = malloc((d->n_key ? d->n_key : 1) * sizeof *ks);
+  uint32_t *owner_count;
+  memset(&fs, 0, sizeof fs);
+  memcpy(fs.tag, "TEST", 4);
+  fs.data = sec;
+  fs.size = len;
+  if (!ks || fc_chain_view(&c, &fs, err, sizeof err) != FENCI_OK) {
+    OK(0, "layout: view: %s", err);
+    free(ks);
+    return;
+  }
+  memcpy(ks, d->key, d->n_key * sizeof *ks);
+  qsort(ks, d->n_key, sizeof *ks, tc_u64_cmp);
+  owner_count = calloc(c.n_slots, sizeof *owner_count);
+  if (!owner_count) {
+    free(ks);
+    return;
+  }
+  /* each stored key's slot and count (its fingerprint found from its home on) */
+  for (i = 0; i < d->n_key; i++) {
+    uint64_t m;
+    uint32_t fp, s, probe;
+    if (i > 0 && ks[i] == ks[i - 1]) continue;
+    m = fc_chain_mix(ks[i]);
+    fp = (uint32_t)m ? (uint32_t)m : 1u;
+    s = (uint32_t)(((m >> 32) * c.n_slots) >> 32);
+    for (probe = 0; probe <= c.max_probe; probe++) {
+      uint32_t f = fc_rd32(c.slots + (size_t)s * 16);
+      if (f == fp) {
+        owner_count[s] = (uint32_t)tc_count_of(ks, d->n_key, ks[i]);
+        placed++;
+        displaced += probe > 0;
+        break;
+      }
+      if (f == 0) break;
+      if (++s == c.n_slots) s = 0;
+    }
+  }
+  for (i = 0; i < c.n_slots; i++) used += fc_rd32(c.slots + i * 16) != 0;
+  OK(used == placed && used > 100, "layout: %zu slots used, %zu keys found in them", used, placed);
+  OK(used * 2 <= c.n_slots, "layout: %zu of %u slots used, more than half", used, (unsigned)c.n_slots);
+  /* every slot passed on the way to a key holds one seen at least as often */
+  for (i = 0; i < d->n_key; i++) {
+    uint64_t m;
+    uint32_t fp, s, probe, cnt;
+    if (i > 0 && ks[i] == ks[i - 1]) continue;
+    m = fc_chain_mix(ks[i]);
+    fp = (uint32_t)m ? (uint32_t)m : 1u;
+    s = (uint32_t)(((m >> 32) * c.n_slots) >> 32);
+    cnt = (uint32_t)tc_count_of(ks, d->n_key, ks[i]);
+    for (probe = 0; probe <= c.max_probe; probe++) {
+      uint32_t f = fc_rd32(c.slots + (size_t)s * 16);
+      if (f == fp || f == 0) break;
+      nd++;
+      bad += owner_count[s] < cnt;
+      if (++s == c.n_slots) s = 0;
+    }
+  }
+  OK(displaced > 10 && nd > 10, "layout: %zu keys off their home slot (%zu slots passed): too few to test", displaced, nd);
+  OK(bad == 0, "layout: %zu of %zu slots passed hold a key seen less often than the one sought", bad, nd);
+  free(owner_count);
+  free(ks);
+}
+
 int main(void) {
   static const char *const labels[3] = {"a", "b", "c"};
   fc_chain_data tg, tu, vg, vu;
@@ -271,6 +359,7 @@ int main(void) {
     free(pu);
     tc_fixed(sg, lg, "every label");
     tc_members(sg, lg, &vg);
+    tc_layout(su, lu, &tu);
   }
   {
     /* the row cache, on the grouped labeller and one of other weights */
