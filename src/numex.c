@@ -38,6 +38,10 @@ static uint32_t numex_at(const numex_in *in, size_t p, size_t *l) {
 static size_t numex_lit(const numex_in *in, size_t p, const char *s) {
   size_t k;
   if (p >= in->n || in->t[p] != (uint8_t)s[0]) return 0; /* most calls end here */
+  /* Chinese literals share a few lead bytes: the second byte ends most of
+   * the rest before strlen and memcmp */
+  if (!s[1]) return 1;
+  if (in->n - p < 2 || in->t[p + 1] != (uint8_t)s[1]) return 0;
   k = strlen(s);
   return (in->n - p >= k && memcmp(in->t + p, s, k) == 0) ? k : 0;
 }
