@@ -17,7 +17,7 @@ BENCH_PY_FLAGS ?= --jieba-bytes 5000000
 
 python: $(BUILD)/python/.stamp
 
-$(BUILD)/python/.stamp: python/setup.py $(wildcard python/src/*.c python/src/*.map) $(LIB_SRC) $(PY_PKG_SRC) \
+$(BUILD)/python/.stamp: python/setup.py $(wildcard python/src/*.c python/src/*.h python/src/*.map) $(LIB_SRC) $(PY_PKG_SRC) \
                         $(wildcard include/*.h src/*.h src/train/*.h)
 	@mkdir -p $(BUILD)/python/fenci
 	cd python && FENCI_PY_NO_MODELS=1 $(PYTHON) setup.py -q build_ext \

@@ -46,7 +46,7 @@ ext = Extension(
     libraries=["m", "pthread"],
     # only PyInit__fenci is exported: the library's symbols stay private
     extra_link_args=["-Wl,--version-script=" + os.path.join(HERE, "src", "export.map")],
-    depends=[os.path.join(HERE, "src", "export.map")]
+    depends=[os.path.join(HERE, "src", "export.map")] + sorted(glob.glob(os.path.join(HERE, "src", "*.h")))
     + sorted(glob.glob(os.path.join(ROOT, "include", "*.h")) + glob.glob(os.path.join(ROOT, "src", "*.h"))
              + glob.glob(os.path.join(ROOT, "src", "*.inc")) + glob.glob(os.path.join(ROOT, "src", "train", "*.h"))),
 )

@@ -21,9 +21,13 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "fenci.h"
+#include "gilprobe.h"
 
 #ifndef FENCI_PY_REPO_MODELS
 #define FENCI_PY_REPO_MODELS ""
@@ -322,6 +326,50 @@ fail:
   return NULL;
 }
 
+/* Before a thread that segmented without the GIL takes it back: while
+ * another thread holds it, wait up to GIL_SPIN_NS, as long as a thread
+ * holds it to build one line's words, instead of sleeping in CPython at
+ * once (gilprobe.c says why).  Only where the probe can tell and there is
+ * a second CPU for the holder to run on (gil_spin, set at import). */
+#define GIL_SPIN_NS 20000
+static int gil_spin;
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static void gil_wait(void) {
+  struct timespec t0, t;
+  unsigned k;
+  if (!gil_spin || fenci_gil_probe() != 1) return;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (k = 1; fenci_gil_probe() == 1; k++) {
+    cpu_relax();
+    if (k % 64 == 0) { /* the clock now and then: a pause takes 10 to 150 cycles */
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > GIL_SPIN_NS) return;
+    }
+  }
+}
+
+/* _gil_probe(): (held now, held once this thread let go of it): (True,
+ * False) where the probe works (one thread), None where it cannot tell. */
+static PyObject *mod_gil_probe(PyObject *mod, PyObject *unused) {
+  int with, without;
+  (void)mod;
+  (void)unused;
+  with = fenci_gil_probe();
+  Py_BEGIN_ALLOW_THREADS
+  without = fenci_gil_probe();
+  Py_END_ALLOW_THREADS
+  if (with < 0 || without < 0) Py_RETURN_NONE;
+  return Py_BuildValue("(OO)", with ? Py_True : Py_False, without ? Py_True : Py_False);
+}
+
 /* A growable token array, filled without the GIL. */
 typedef struct tokvec {
   fenci_token *v;
@@ -607,6 +655,7 @@ static PyObject *Seg_entities(SegObject *self, PyObject *args) {
   Py_INCREF(textobj);
   Py_BEGIN_ALLOW_THREADS
   rc = fenci_entities(p.t, text, (size_t)len, ent_collect, &x);
+  gil_wait();
   Py_END_ALLOW_THREADS
   pool_put(self, &p);
   if (rc != FENCI_OK) {
@@ -786,6 +835,7 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   }
   bad = elen < 0 || segment_text(p.t, text, (size_t)len, opts, &tv, &rc);
   if (!bad && prep) prep = prepare_words(&pw, text, (size_t)len, &tv) == 0;
+  gil_wait();
   Py_END_ALLOW_THREADS
   pool_put(self, &p);
   if (elen < 0) {
@@ -1274,6 +1324,7 @@ static PyObject *Seg_keywords(SegObject *self, PyObject *args) {
     rc = kw ? fenci_keywords(p.t, text, (size_t)len, &k.o, kw, cap, &n) : FENCI_NOMEM;
   }
   if (rc != FENCI_OK) snprintf(msg, sizeof msg, "%s", fenci_tagger_errmsg(p.t));
+  gil_wait();
   Py_END_ALLOW_THREADS
   pool_put(self, &p);
   if (rc == FENCI_OK) out = kw_list(self->model->m, text, kw, n);
@@ -1371,8 +1422,22 @@ static PyTypeObject SegType = {
     .tp_new = PyType_GenericNew,
 };
 
+static PyMethodDef mod_methods[] = {
+    {"_gil_probe", mod_gil_probe, METH_NOARGS, "(GIL held now, held once released) or None: for the tests."},
+    {NULL, NULL, 0, NULL}};
+
 static struct PyModuleDef fenci_module = {PyModuleDef_HEAD_INIT, "fenci._fenci",
-                                          "The C binding of libfenci.", -1, NULL, NULL, NULL, NULL, NULL};
+                                          "The C binding of libfenci.", -1, mod_methods, NULL, NULL, NULL, NULL};
+
+/* The CPUs this process may run on (at import): waiting for the GIL by
+ * spinning only helps when its holder runs on another one. */
+static long usable_cpus(void) {
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+#endif
+  return sysconf(_SC_NPROCESSORS_ONLN);
+}
 
 PyMODINIT_FUNC PyInit__fenci(void);
 PyMODINIT_FUNC PyInit__fenci(void) {
@@ -1382,6 +1447,7 @@ PyMODINIT_FUNC PyInit__fenci(void) {
     return NULL;
   m = PyModule_Create(&fenci_module);
   if (!m) return NULL;
+  gil_spin = fenci_gil_probe() >= 0 && usable_cpus() > 1;
   if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0 ||
       PyModule_AddObjectRef(m, "Segmenter", (PyObject *)&SegType) < 0 ||
       PyModule_AddObjectRef(m, "KwDict", (PyObject *)&KwDictType) < 0 ||

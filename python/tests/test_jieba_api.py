@@ -453,6 +453,20 @@ def test_gil_released_while_segmenting():
         assert _tick_rate_while(fn) > 0.05 * alone
 
 
+def test_gil_probe():
+    # the binding waits for another thread's short hold of the GIL before
+    # it asks for it (gilprobe.c): the probe must see the GIL held while
+    # this thread holds it and free once it lets go; on a CPython it was
+    # not built for it says it cannot tell (None) and nothing waits
+    import sys
+    from fenci import _fenci
+    got = _fenci._gil_probe()
+    if sys.version_info[:2] == (3, 11):
+        assert got == (True, False)
+    else:
+        assert got in (None, (True, False))
+
+
 def test_cut_batch_beside_a_busy_thread():
     # cut_batch took the GIL back after every text, and each time waited up
     # to a switch interval (5 ms) behind a busy Python thread: 60,000 short
