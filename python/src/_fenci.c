@@ -934,9 +934,17 @@ static PyTypeObject IterType = {
 #define BATCH_WINDOW_BYTES (1u << 20)
 
 typedef struct batch_item {
-  const char *text;
+  const char *text; /* the UTF-8: bytes' or an ASCII str's data, or enc */
   size_t len;
-  uint32_t *se; /* start, end byte pairs */
+  size_t est;        /* len, or for a str to encode a bound of it (fixed: the window's measure) */
+  int isstr;         /* a str's: valid UTF-8 */
+  int kind;          /* a str to encode (its PyUnicode_KIND), else 0 */
+  const void *data;  /* ... its characters */
+  Py_ssize_t nch;
+  char *enc;         /* its UTF-8, made by the worker (str_utf8) */
+  int badenc;        /* str_utf8 failed: -1 out of memory, -2 a surrogate */
+  prepared pw;       /* the words prepared (a str, default mode), or */
+  uint32_t *se;      /* start, end byte pairs */
   size_t n;
   fenci_rc rc;
   int done; /* guarded by batch.mu */
@@ -950,6 +958,7 @@ typedef struct batch {
   pthread_mutex_t mu;
   pthread_cond_t cv; /* an item is done */
   unsigned opts;
+  int prep; /* the default mode: str items' words are prepared */
 } batch;
 
 typedef struct worker {
@@ -957,11 +966,24 @@ typedef struct worker {
   fenci_tagger *t;
 } worker;
 
-/* Segments item i into its start/end pairs and marks it done. */
+/* Segments item i (its str encoded first) into its prepared words, or its
+ * start/end pairs, and marks it done. */
 static void batch_do(batch *b, fenci_tagger *t, tokvec *tv, size_t i) {
   batch_item *it = &b->items[i];
   size_t j;
+  if (it->kind) {
+    Py_ssize_t elen = str_utf8(it->kind, it->data, it->nch, &it->enc);
+    if (elen < 0) {
+      it->badenc = (int)elen;
+      goto done;
+    }
+    it->text = it->enc;
+    it->len = (size_t)elen;
+  }
   if (segment_text(t, it->text, it->len, b->opts, tv, &it->rc) == 0) {
+    it->n = tv->n;
+    /* a str's words in the default mode as lcut's (prepare_words) */
+    if (b->prep && it->isstr && prepare_words(&it->pw, it->text, it->len, tv) == 0) goto done;
     it->se = PyMem_RawMalloc((tv->n ? tv->n : 1) * 2 * sizeof *it->se);
     if (!it->se) {
       it->rc = FENCI_NOMEM;
@@ -970,9 +992,9 @@ static void batch_do(batch *b, fenci_tagger *t, tokvec *tv, size_t i) {
         it->se[2 * j] = (uint32_t)tv->v[j].start;
         it->se[2 * j + 1] = (uint32_t)tv->v[j].end;
       }
-      it->n = tv->n;
     }
   }
+done:
   pthread_mutex_lock(&b->mu);
   it->done = 1;
   pthread_cond_broadcast(&b->cv);
@@ -995,32 +1017,46 @@ static void *batch_work(void *arg) {
   return NULL;
 }
 
-/* The list of words of a finished item, or NULL with an exception set. */
-static PyObject *batch_list(const batch_item *it) {
+/* The words of a finished item (texts[i] is its object) as a new list, or
+ * appended to flat; NULL (or -1) with an exception set. */
+static PyObject *batch_list(batch_item *it, PyObject *obj, PyObject *flat) {
   PyObject *l;
   size_t j;
+  if (it->badenc) {
+    if (it->badenc == -1) return PyErr_NoMemory();
+    (void)PyUnicode_AsUTF8AndSize(obj, NULL); /* raises CPython's UnicodeEncodeError */
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "fenci: the text is not encodable as UTF-8");
+    return NULL;
+  }
   if (it->rc != FENCI_OK)
     return PyErr_Format(it->rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_RuntimeError, "fenci_segment: %s",
                         fenci_rc_str(it->rc));
-  l = PyList_New((Py_ssize_t)it->n);
-  if (!l) return NULL;
-  for (j = 0; j < it->n; j++) {
-    PyObject *w = token_str(it->text + it->se[2 * j], it->se[2 * j + 1] - it->se[2 * j]);
-    if (!w) {
-      Py_DECREF(l);
-      return NULL;
+  if (it->pw.cp) {
+    l = prepared_list(&it->pw, it->n); /* frees it->pw */
+    it->pw.cp = it->pw.tk = NULL;
+  } else {
+    l = PyList_New((Py_ssize_t)it->n);
+    for (j = 0; l && j < it->n; j++) {
+      PyObject *w = token_str(it->text + it->se[2 * j], it->se[2 * j + 1] - it->se[2 * j]);
+      if (!w) Py_CLEAR(l);
+      else PyList_SET_ITEM(l, (Py_ssize_t)j, w);
     }
-    PyList_SET_ITEM(l, (Py_ssize_t)j, w);
+  }
+  if (l && flat) { /* its words appended: one list of all the words */
+    int r = PyList_SetSlice(flat, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, l);
+    Py_DECREF(l);
+    return r < 0 ? NULL : flat;
   }
   return l;
 }
 
-/* cut_batch(texts, opts, threads): [cut(t, opts) for t in texts], the texts
- * segmented by `threads` threads at once without the GIL. */
+/* cut_batch(texts, opts, threads=1, flat=0): [cut(t, opts) for t in texts],
+ * the texts segmented by `threads` threads at once without the GIL; with
+ * flat, all their words in one list. */
 static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
   PyObject *seqarg, *seq, *out = NULL;
   unsigned opts;
-  int nthreads = 0;
+  int nthreads = 0, flat = 0;
   Py_ssize_t n, i;
   batch b;
   worker *ws = NULL;
@@ -1028,13 +1064,16 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
   pthread_t *tids = NULL;
   int got = 0, started = 0, k, sync = 0;
   tokvec mytv = {NULL, 0, 0, 0};
-  if (!PyArg_ParseTuple(args, "OI|i", &seqarg, &opts, &nthreads)) return NULL;
+  if (!PyArg_ParseTuple(args, "OI|ip", &seqarg, &opts, &nthreads, &flat)) return NULL;
   opts |= FENCI_OPT_BARE; /* words only */
-  seq = PySequence_Fast(seqarg, "cut_batch() needs a list of str");
+  /* a tuple: it holds every text while the GIL is released, even if the
+   * caller's list changes meanwhile */
+  seq = PySequence_Tuple(seqarg);
   if (!seq) return NULL;
-  n = PySequence_Fast_GET_SIZE(seq);
+  n = PyTuple_GET_SIZE(seq);
   memset(&b, 0, sizeof b);
   b.opts = opts;
+  b.prep = (opts & FENCI_MODE_MASK) == FENCI_MODE_DEFAULT;
   b.nitems = (size_t)n;
   b.items = PyMem_RawCalloc((size_t)(n ? n : 1), sizeof *b.items);
   if (!b.items) {
@@ -1042,25 +1081,37 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
     goto done;
   }
   for (i = 0; i < n; i++) {
-    PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
-    Py_ssize_t l;
+    PyObject *o = PyTuple_GET_ITEM(seq, i);
+    batch_item *it = &b.items[i];
+    size_t l;
     if (PyUnicode_Check(o)) {
-      b.items[i].text = PyUnicode_AsUTF8AndSize(o, &l);
-      if (!b.items[i].text) goto done;
+#if PY_VERSION_HEX < 0x030C0000
+      if (PyUnicode_READY(o) < 0) goto done;
+#endif
+      it->isstr = 1;
+      it->nch = PyUnicode_GET_LENGTH(o);
+      if (PyUnicode_IS_ASCII(o)) { /* its data is its UTF-8 */
+        it->text = (const char *)PyUnicode_DATA(o);
+        l = (size_t)it->nch;
+      } else { /* encoded by the worker that takes it, without the GIL */
+        it->kind = PyUnicode_KIND(o);
+        it->data = PyUnicode_DATA(o);
+        l = (size_t)it->nch * (it->kind == PyUnicode_1BYTE_KIND ? 2 : it->kind == PyUnicode_2BYTE_KIND ? 3 : 4);
+      }
     } else if (PyBytes_Check(o)) {
-      b.items[i].text = PyBytes_AS_STRING(o);
-      l = PyBytes_GET_SIZE(o);
+      it->text = PyBytes_AS_STRING(o);
+      l = (size_t)PyBytes_GET_SIZE(o);
     } else {
       PyErr_Format(PyExc_TypeError, "fenci: texts must be str or bytes, not %.100s", Py_TYPE(o)->tp_name);
       goto done;
     }
-    if ((size_t)l > UINT32_MAX) {
+    if (l > UINT32_MAX) { /* a str's bound: its UTF-8 may be shorter */
       PyErr_SetString(PyExc_ValueError, "fenci: a batch text is over 4 GiB");
       goto done;
     }
-    b.items[i].len = (size_t)l;
+    it->len = it->est = l;
   }
-  out = PyList_New(n);
+  out = flat ? PyList_New(0) : PyList_New(n);
   if (!out || n == 0) goto done;
   if (nthreads <= 0) nthreads = 1;
   if (nthreads > 256) nthreads = 256;
@@ -1100,7 +1151,7 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
        * minutes beside one. */
       size_t want = (size_t)i, bytes = 0;
       while (want < b.nitems && want - (size_t)i < BATCH_WINDOW && bytes < BATCH_WINDOW_BYTES)
-        bytes += b.items[want++].len;
+        bytes += b.items[want++].est;
       Py_BEGIN_ALLOW_THREADS
       size_t c = (size_t)i; /* items i .. c - 1 are done */
       for (;;) {
@@ -1122,11 +1173,13 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
       }
       Py_END_ALLOW_THREADS
     }
-    l = batch_list(it);
+    l = batch_list(it, PyTuple_GET_ITEM(seq, i), flat ? out : NULL);
     PyMem_RawFree(it->se);
+    PyMem_RawFree(it->enc);
     it->se = NULL;
+    it->enc = NULL;
     if (!l) goto fail;
-    PyList_SET_ITEM(out, i, l);
+    if (!flat) PyList_SET_ITEM(out, i, l);
   }
   goto done;
 fail:
@@ -1144,7 +1197,12 @@ done:
   }
   for (k = 0; k < got; k++) pool_put(self, &ps[k]);
   if (b.items)
-    for (i = 0; i < n; i++) PyMem_RawFree(b.items[i].se);
+    for (i = 0; i < n; i++) {
+      PyMem_RawFree(b.items[i].se);
+      PyMem_RawFree(b.items[i].enc);
+      PyMem_RawFree(b.items[i].pw.cp);
+      PyMem_RawFree(b.items[i].pw.tk);
+    }
   PyMem_RawFree(b.items);
   PyMem_RawFree(ws);
   PyMem_RawFree(ps);
@@ -1403,7 +1461,7 @@ static PyMethodDef Seg_methods[] = {
     {"entities", (PyCFunction)Seg_entities, METH_VARARGS,
      "entities(text) -> [(type, text, cs, ce, bs, be, value, unit, flags)]"},
     {"cut_batch", (PyCFunction)Seg_cut_batch, METH_VARARGS,
-     "cut_batch(texts, opts, threads=1) -> list of lists of words"},
+     "cut_batch(texts, opts, threads=1, flat=False) -> list of lists of words, or with flat one list of all"},
     {"tag_name", (PyCFunction)Seg_tag_name, METH_O, "tag_name(id) -> str"},
     {"keywords", (PyCFunction)Seg_keywords, METH_VARARGS,
      "keywords(text, opts, (method, top_k, pos, flags, kwdict, window, damping, iterations)) -> list"},

@@ -660,3 +660,40 @@ def test_generators_memory_on_a_long_line(tmp_path):
                          env=dict(os.environ)).stdout.split()
     assert int(out[0]) == int(out[1]) > 500000, out  # 的 alone or in pairs: at least one token per 3.4 characters
     assert int(out[2]) < 250 * 1024, out
+
+
+# texts of every str kind (ASCII, Latin-1, BMP, astral), empty, bytes
+KINDS = ["", "abc def", "café au lait 咖啡", S, "表情😀符号𠀀字", "x" * 5000, "混合 Mixed ÄÖÜ 1.5% 和 http://a.b/c"]
+
+
+def test_cut_batch_every_kind_of_text():
+    # the workers encode each str themselves (without the GIL) and prepare
+    # lcut's words: the lists are lcut's, in every mode, on 1 to 3 threads
+    texts = KINDS * 5
+    for th in (1, 2, 3):
+        assert jieba.cut_batch(texts, threads=th) == [jieba.lcut(t) for t in texts]
+        assert jieba.cut_batch(texts, threads=th, HMM=False) == [jieba.lcut(t, HMM=False) for t in texts]
+        assert jieba.cut_batch(texts, threads=th, mode="search") == [jieba.lcut_for_search(t) for t in texts]
+        assert jieba.cut_batch(texts, threads=th, mode="all") == [jieba.lcut(t, cut_all=True) for t in texts]
+    assert jieba.cut_batch([t.encode() for t in texts], threads=2) == jieba.cut_batch(texts, threads=2)
+    with pytest.raises(UnicodeEncodeError):
+        jieba.cut_batch([S, "a\ud800b", S], threads=2)
+
+
+def test_long_text_in_pieces():
+    # lcut of a long text of many lines segments it in pieces of whole
+    # lines (fenci._SERIAL_MIN): the words are those of the text cut as one
+    # (the generator, which takes its own pieces), in every mode and with
+    # user and deleted words
+    lines = [LONG, S + " " + KINDS[2], "", "  " + KINDS[6], KINDS[4] + "\u3000"]
+    text = "\n".join(lines[k % 5] for k in range(3 * jieba._SERIAL_MIN // 20)) + "\r\n"
+    assert len(text) > jieba._SERIAL_MIN
+    t = jieba.Tokenizer()
+    for _ in range(2):
+        assert t.lcut(text) == list(t.cut(text))
+        assert t.lcut(text, HMM=False) == list(t.cut(text, HMM=False))
+        assert t.lcut_for_search(text) == list(t.cut_for_search(text))
+        assert "".join(t.lcut(text)) == text
+        t.add_word("京都大学深造")
+        t.del_word("计算所")
+    assert "京都大学深造" in t.lcut(text) and "计算所" not in t.lcut(text)
