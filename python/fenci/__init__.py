@@ -586,7 +586,7 @@ class Tokenizer:
             # a long text of many lines, as a list: in pieces of whole lines
             # on this thread, each piece's words added to the list as it is
             # done, instead of one call whose scratch arrays grow with the
-            # text (about 100 bytes a word: 0.8 s -> 0.6 s on 8 MB)
+            # text (about 100 bytes a word; python/README.md "fenci's own")
             pieces = _line_pieces(text, 1, _SERIAL_PIECE)
             if len(pieces) > 1:
                 return self._batch(pieces, mode, HMM, 1, flat=True)

@@ -511,12 +511,13 @@ static PyObject *word_cached(uint32_t slot, const uint32_t *cp, uint32_t len) {
   return o;
 }
 
-/* Fills p for tv's tokens of text; 0 on success, -1 (nothing to free) when
- * out of memory or the text is not what was promised.  No GIL needed. */
-static int prepare_words(prepared *p, const char *text, size_t len, const tokvec *tv) {
+/* Fills p for tv's tokens of text, which has nch characters (cp holds
+ * that many); 0 on success, -1 (nothing to free) when out of memory or the
+ * text or tokens are not what was promised.  No GIL needed. */
+static int prepare_words(prepared *p, const char *text, size_t len, size_t nch, const tokvec *tv) {
   const unsigned char *u = (const unsigned char *)text;
   size_t k, o = 0;
-  p->cp = PyMem_RawMalloc((len ? len : 1) * sizeof *p->cp);
+  p->cp = PyMem_RawMalloc((nch ? nch : 1) * sizeof *p->cp);
   p->tk = PyMem_RawMalloc((tv->n ? tv->n : 1) * 3 * sizeof *p->tk);
   if (!p->cp || !p->tk) goto fail;
   for (k = 0; k < tv->n; k++) {
@@ -528,6 +529,7 @@ static int prepare_words(prepared *p, const char *text, size_t len, const tokvec
      * sequence does is no such text */
     while (i < e) {
       unsigned b = u[i];
+      if (o == nch) goto fail; /* more characters than the text has: tokens overlap */
       if (b >= 0xE0 && b < 0xF0) { /* most Chinese text */
         c = (b & 0x0Fu) << 12 | (u[i + 1] & 0x3Fu) << 6 | (u[i + 2] & 0x3Fu);
         i += 3;
@@ -834,7 +836,7 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
     len = elen;
   }
   bad = elen < 0 || segment_text(p.t, text, (size_t)len, opts, &tv, &rc);
-  if (!bad && prep) prep = prepare_words(&pw, text, (size_t)len, &tv) == 0;
+  if (!bad && prep) prep = prepare_words(&pw, text, (size_t)len, own ? (size_t)nch : (size_t)len, &tv) == 0;
   gil_wait();
   Py_END_ALLOW_THREADS
   pool_put(self, &p);
@@ -922,7 +924,9 @@ static PyTypeObject IterType = {
 /* ------------------------------------------------------------ cut_batch */
 
 /* cut_batch segments on `threads` threads: threads - 1 workers and the
- * calling thread.  The workers never touch a Python object.  The calling
+ * calling thread.  The workers never touch a Python object's fields: they
+ * read a str's characters (immutable, kept alive by the batch's tuple) and
+ * encode them themselves.  The calling
  * thread turns finished items into lists of str, in order, with the GIL;
  * when the next item is not finished yet it releases the GIL and segments
  * items itself (the next ones not taken) until it is, so it is never idle
@@ -942,7 +946,7 @@ typedef struct batch_item {
   const void *data;  /* ... its characters */
   Py_ssize_t nch;
   char *enc;         /* its UTF-8, made by the worker (str_utf8) */
-  int badenc;        /* str_utf8 failed: -1 out of memory, -2 a surrogate */
+  int badenc;        /* str_utf8 failed: -1 out of memory, -2 a surrogate; -3 over 4 GiB */
   prepared pw;       /* the words prepared (a str, default mode), or */
   uint32_t *se;      /* start, end byte pairs */
   size_t n;
@@ -977,13 +981,21 @@ static void batch_do(batch *b, fenci_tagger *t, tokvec *tv, size_t i) {
       it->badenc = (int)elen;
       goto done;
     }
+    if ((size_t)elen > UINT32_MAX) {
+      it->badenc = -3;
+      goto done;
+    }
     it->text = it->enc;
     it->len = (size_t)elen;
   }
   if (segment_text(t, it->text, it->len, b->opts, tv, &it->rc) == 0) {
     it->n = tv->n;
     /* a str's words in the default mode as lcut's (prepare_words) */
-    if (b->prep && it->isstr && prepare_words(&it->pw, it->text, it->len, tv) == 0) goto done;
+    if (b->prep && it->isstr && prepare_words(&it->pw, it->text, it->len, (size_t)it->nch, tv) == 0) {
+      PyMem_RawFree(it->enc); /* the words are decoded: the UTF-8 is not read again */
+      it->enc = NULL;
+      goto done;
+    }
     it->se = PyMem_RawMalloc((tv->n ? tv->n : 1) * 2 * sizeof *it->se);
     if (!it->se) {
       it->rc = FENCI_NOMEM;
@@ -1017,13 +1029,15 @@ static void *batch_work(void *arg) {
   return NULL;
 }
 
-/* The words of a finished item (texts[i] is its object) as a new list, or
- * appended to flat; NULL (or -1) with an exception set. */
+/* The words of a finished item (obj is its text) as a new list, or
+ * appended to flat (which is returned, borrowed); NULL with an exception
+ * set. */
 static PyObject *batch_list(batch_item *it, PyObject *obj, PyObject *flat) {
   PyObject *l;
   size_t j;
   if (it->badenc) {
     if (it->badenc == -1) return PyErr_NoMemory();
+    if (it->badenc == -3) return PyErr_Format(PyExc_ValueError, "fenci: a batch text is over 4 GiB");
     (void)PyUnicode_AsUTF8AndSize(obj, NULL); /* raises CPython's UnicodeEncodeError */
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "fenci: the text is not encodable as UTF-8");
     return NULL;
@@ -1068,7 +1082,8 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
   opts |= FENCI_OPT_BARE; /* words only */
   /* a tuple: it holds every text while the GIL is released, even if the
    * caller's list changes meanwhile */
-  seq = PySequence_Tuple(seqarg);
+  seq = PySequence_Fast(seqarg, "cut_batch() needs a list of str");
+  if (seq) Py_SETREF(seq, PySequence_Tuple(seq));
   if (!seq) return NULL;
   n = PyTuple_GET_SIZE(seq);
   memset(&b, 0, sizeof b);
@@ -1105,7 +1120,7 @@ static PyObject *Seg_cut_batch(SegObject *self, PyObject *args) {
       PyErr_Format(PyExc_TypeError, "fenci: texts must be str or bytes, not %.100s", Py_TYPE(o)->tp_name);
       goto done;
     }
-    if (l > UINT32_MAX) { /* a str's bound: its UTF-8 may be shorter */
+    if (!it->kind && l > UINT32_MAX) { /* a str to encode is checked once encoded (batch_do) */
       PyErr_SetString(PyExc_ValueError, "fenci: a batch text is over 4 GiB");
       goto done;
     }
@@ -1505,7 +1520,15 @@ PyMODINIT_FUNC PyInit__fenci(void) {
     return NULL;
   m = PyModule_Create(&fenci_module);
   if (!m) return NULL;
-  gil_spin = fenci_gil_probe() >= 0 && usable_cpus() > 1;
+  /* the probe must see the GIL held now and free once let go of, or it
+   * reads what it was not built for: then nothing waits */
+  {
+    int with = fenci_gil_probe(), without;
+    Py_BEGIN_ALLOW_THREADS
+    without = fenci_gil_probe();
+    Py_END_ALLOW_THREADS
+    gil_spin = with == 1 && without == 0 && usable_cpus() > 1;
+  }
   if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0 ||
       PyModule_AddObjectRef(m, "Segmenter", (PyObject *)&SegType) < 0 ||
       PyModule_AddObjectRef(m, "KwDict", (PyObject *)&KwDictType) < 0 ||
