@@ -407,7 +407,7 @@ static int tok_cmp(const void *a, const void *b) {
 static void reorder(tokvec *tv, unsigned opts) {
   size_t i, j, k;
   if ((opts & FENCI_MODE_MASK) == FENCI_MODE_ALL) {
-    qsort(tv->v, tv->n, sizeof *tv->v, tok_cmp);
+    if (tv->n > 1) qsort(tv->v, tv->n, sizeof *tv->v, tok_cmp); /* qsort wants a non-null array even for none */
     for (i = j = 0; i < tv->n; i++)
       if (j == 0 || tok_cmp(&tv->v[j - 1], &tv->v[i]) != 0) tv->v[j++] = tv->v[i];
     tv->n = j;
