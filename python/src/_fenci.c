@@ -356,16 +356,24 @@ static void gil_wait(void) {
   }
 }
 
+/* The probe with the GIL held (*with) and once this thread let go of it
+ * (*without): 1 and 0 where it works (one thread running).  GIL held. */
+static void gil_probe_both(int *with, int *without) {
+  int w0 = fenci_gil_probe(), w1;
+  Py_BEGIN_ALLOW_THREADS
+  w1 = fenci_gil_probe();
+  Py_END_ALLOW_THREADS
+  *with = w0;
+  *without = w1;
+}
+
 /* _gil_probe(): (held now, held once this thread let go of it): (True,
  * False) where the probe works (one thread), None where it cannot tell. */
 static PyObject *mod_gil_probe(PyObject *mod, PyObject *unused) {
   int with, without;
   (void)mod;
   (void)unused;
-  with = fenci_gil_probe();
-  Py_BEGIN_ALLOW_THREADS
-  without = fenci_gil_probe();
-  Py_END_ALLOW_THREADS
+  gil_probe_both(&with, &without);
   if (with < 0 || without < 0) Py_RETURN_NONE;
   return Py_BuildValue("(OO)", with ? Py_True : Py_False, without ? Py_True : Py_False);
 }
@@ -694,6 +702,15 @@ done:
   return out;
 }
 
+/* Raises for str_utf8's failure code (-1 out of memory, -2 a surrogate)
+ * on the str obj; returns NULL. */
+static PyObject *str_utf8_error(PyObject *obj, Py_ssize_t code) {
+  if (code == -1) return PyErr_NoMemory();
+  (void)PyUnicode_AsUTF8AndSize(obj, NULL); /* raises CPython's UnicodeEncodeError */
+  if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "fenci: the text is not encodable as UTF-8");
+  return NULL;
+}
+
 /* The UTF-8 of n characters of a str's data (kind as PyUnicode_KIND), made
  * without the GIL (a str is immutable and the caller holds a reference)
  * into a buffer the caller frees: the encoding leaves the GIL-held part of
@@ -841,9 +858,7 @@ static PyObject *Seg_cut(SegObject *self, PyObject *args) {
   Py_END_ALLOW_THREADS
   pool_put(self, &p);
   if (elen < 0) {
-    if (elen == -1) PyErr_NoMemory();
-    else (void)PyUnicode_AsUTF8AndSize(textobj, NULL); /* raises CPython's UnicodeEncodeError */
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "fenci: the text is not encodable as UTF-8");
+    str_utf8_error(textobj, elen);
     goto done;
   }
   if (bad) {
@@ -1036,11 +1051,8 @@ static PyObject *batch_list(batch_item *it, PyObject *obj, PyObject *flat) {
   PyObject *l;
   size_t j;
   if (it->badenc) {
-    if (it->badenc == -1) return PyErr_NoMemory();
     if (it->badenc == -3) return PyErr_Format(PyExc_ValueError, "fenci: a batch text is over 4 GiB");
-    (void)PyUnicode_AsUTF8AndSize(obj, NULL); /* raises CPython's UnicodeEncodeError */
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "fenci: the text is not encodable as UTF-8");
-    return NULL;
+    return str_utf8_error(obj, it->badenc);
   }
   if (it->rc != FENCI_OK)
     return PyErr_Format(it->rc == FENCI_NOMEM ? PyExc_MemoryError : PyExc_RuntimeError, "fenci_segment: %s",
@@ -1523,10 +1535,8 @@ PyMODINIT_FUNC PyInit__fenci(void) {
   /* the probe must see the GIL held now and free once let go of, or it
    * reads what it was not built for: then nothing waits */
   {
-    int with = fenci_gil_probe(), without;
-    Py_BEGIN_ALLOW_THREADS
-    without = fenci_gil_probe();
-    Py_END_ALLOW_THREADS
+    int with, without;
+    gil_probe_both(&with, &without);
     gil_spin = with == 1 && without == 0 && usable_cpus() > 1;
   }
   if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0 ||
