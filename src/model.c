@@ -173,6 +173,14 @@ static fenci_rc fc_model_setup(fenci_model *m, char *err, size_t errlen) {
     fc_errf(err, errlen, "LEXH: implausible unknown-character cost");
     return FENCI_BADFORMAT;
   }
+  {
+    /* the total as written (a double); ln of it is oov_cost, which stands
+     * in when the stored one disagrees */
+    uint64_t b = fc_rd64(h->data + 8);
+    double tot;
+    memcpy(&tot, &b, sizeof tot);
+    m->total = tot >= 1 && tot < 1e300 && fabs(log(tot) - (double)m->oov_cost) < 1e-3 ? tot : exp((double)m->oov_cost);
+  }
   if (c->size != m->n_words * 4 || g->size != m->n_words * 2) {
     fc_errf(err, errlen, "lexicon tables disagree: %zu words but LEXC has %zu bytes and LEXG %zu", m->n_words,
             c->size, g->size);
@@ -409,6 +417,20 @@ fenci_rc fenci_model_open_ex(fenci_model **out, const char *path, unsigned flags
 }
 
 size_t fenci_model_lexicon_size(const fenci_model *m) { return m ? m->n_words : 0; }
+
+int fenci_model_word_freq(const fenci_model *m, const char *word, size_t len, double *freq) {
+  uint32_t v, b;
+  float c;
+  if (!m || !word || !len || !fc_dat_find(&m->trie, (const uint8_t *)word, len, &v) || v >= m->n_words) return 0;
+  /* the stored cost, ln total - ln freq (fc_model_cost would replace an
+   * out-of-range one by the unknown-character cost: here it reads 0) */
+  b = fc_rd32((const uint8_t *)(m->cost + v));
+  memcpy(&c, &b, 4);
+  if (freq) *freq = c >= 0 && c < 1000 ? m->total * exp(-(double)c) : 0;
+  return 1;
+}
+
+double fenci_model_freq_total(const fenci_model *m) { return m ? m->total : 0; }
 int fenci_model_has_weights(const fenci_model *m) { return m && m->seg ? 1 : 0; }
 int fenci_model_has_pos(const fenci_model *m) { return m && m->pos ? 1 : 0; }
 int fenci_model_has_ner(const fenci_model *m) { return m && m->ner ? 1 : 0; }

@@ -33,6 +33,7 @@ struct fenci_model {
   const float *cost;      /* LEXC: -ln P(word), n_words floats (LE) */
   const uint16_t *tag;    /* LEXG: tag id per word, n_words (LE) */
   float oov_cost;         /* cost of an unknown single character */
+  double total;           /* LEXH: the lexicon source's frequencies summed (costs are ln total - ln freq) */
   const char *tag_names;  /* TAGS: NUL-separated names; id 1 is the first */
   size_t n_tags;          /* number of tag names */
   const char **tag_index; /* tag id -> name, n_names + 1 entries */

@@ -30,7 +30,8 @@ from . import _fenci
 __version__ = "0.1.0"
 __all__ = ["cut", "lcut", "cut_for_search", "lcut_for_search", "tokenize", "load_userdict", "add_word",
            "del_word", "suggest_freq", "get_FREQ", "set_dictionary", "initialize", "Tokenizer", "setLogLevel",
-           "tokens", "cut_batch", "Token", "find_model", "enable_parallel", "disable_parallel"]
+           "tokens", "cut_batch", "Token", "find_model", "enable_parallel", "disable_parallel",
+           "enable_paddle"]
 
 DEFAULT_DICT = None
 DEFAULT_MODEL = "ctb"
@@ -453,9 +454,11 @@ class Tokenizer:
             self.add_word(word, freq, tag)
 
     def get_FREQ(self, k, d=None):
-        """The frequency of word k: a user word's given frequency (1 for a
-        forced one); 1 for a word of the model's lexicon (libfenci does not
-        publish lexicon frequencies); d otherwise."""
+        """The frequency of word k, as jieba's: a user word's given frequency
+        (1 for a forced one); for a word of the model's lexicon (spelt
+        exactly as there) the frequency of its source, jieba's dictionary
+        for the shipped models (read back from the stored cost, rounded to
+        a whole number: exact); d otherwise."""
         k = _text(k)
         with self._lock:
             if k in self._deleted:
@@ -463,17 +466,28 @@ class Tokenizer:
             if k in self._words or k in self._spaced:
                 f = (self._words.get(k) or self._spaced[k])[0]
                 return int(f) if f >= 1 and f == int(f) else (f or 1)
-        if k and self._in_lexicon(k):
-            return 1
+        if k:
+            self._segmenter()  # the model, opened
+            f = self._model.word_freq(k)
+            if f is not None:
+                return int(f + 0.5) if f >= 0.75 else 0  # (a source frequency of 0 reads 0.5)
         return d
 
-    def _in_lexicon(self, w):
-        seg = self._segmenter()
-        n = len(w.encode("utf-8"))
-        for t in seg.cut(w, _fenci.MODE_ALL | _fenci.OPT_FAST, True):
-            if t[3] == 0 and t[4] == n and not (t[7] & _fenci.TOK_OOV):
-                return True
-        return False
+    @property
+    def user_word_tag_tab(self):
+        """jieba's Tokenizer.user_word_tag_tab: {user word: tag} for the user
+        words given a tag (a copy: add_word changes it)."""
+        with self._lock:
+            return {w: t for d in (self._words, self._spaced) for w, (_, t) in d.items() if t}
+
+    @property
+    def total(self):
+        """jieba's Tokenizer.total: the lexicon's frequencies summed, plus
+        those of the user words added with one."""
+        self._segmenter()
+        with self._lock:
+            extra = sum(f for f, _ in self._words.values() if f) + sum(v[0] for v in self._spaced.values() if v[0])
+        return int(self._model.freq_total() + 0.5) + int(extra)
 
     def suggest_freq(self, segment, tune=False):
         """jieba's suggest_freq.  A str: the word should stay whole; with tune it
@@ -916,9 +930,18 @@ def initialize(dictionary=None):
     dt.initialize(dictionary)
 
 
+def enable_paddle():
+    """jieba.enable_paddle: fenci has no paddle model (and installs
+    nothing); cut(..., use_paddle=True) cuts as use_paddle=False does, with
+    fenci's trained model."""
+    default_logger.info("fenci: there is no paddle mode; use_paddle=True cuts with fenci's trained model")
+
+
 def __getattr__(name):
     """fenci.analyse and fenci.posseg on first use, so that `import fenci as
     jieba; jieba.analyse.extract_tags(...)` works without slowing the import."""
+    if name == "user_word_tag_tab":
+        return dt.user_word_tag_tab
     if name in ("analyse", "posseg"):
         import importlib
         return importlib.import_module("fenci." + name)

@@ -104,6 +104,27 @@ static PyObject *Model_lexicon_size(ModelObject *self, PyObject *unused) {
   (void)unused;
   return PyLong_FromSize_t(fenci_model_lexicon_size(self->m));
 }
+/* word_freq(word): the lexicon frequency of word (str or UTF-8 bytes,
+ * matched exactly), a float, or None when it is no lexicon word. */
+static PyObject *Model_word_freq(ModelObject *self, PyObject *arg) {
+  const char *s;
+  Py_ssize_t n;
+  double f = 0;
+  if (PyUnicode_Check(arg)) {
+    if (!(s = PyUnicode_AsUTF8AndSize(arg, &n))) return NULL;
+  } else if (PyBytes_Check(arg)) {
+    s = PyBytes_AS_STRING(arg);
+    n = PyBytes_GET_SIZE(arg);
+  } else {
+    return PyErr_Format(PyExc_TypeError, "fenci: word must be str or bytes, not %.100s", Py_TYPE(arg)->tp_name);
+  }
+  if (!fenci_model_word_freq(self->m, s, (size_t)n, &f)) Py_RETURN_NONE;
+  return PyFloat_FromDouble(f);
+}
+static PyObject *Model_freq_total(ModelObject *self, PyObject *unused) {
+  (void)unused;
+  return PyFloat_FromDouble(fenci_model_freq_total(self->m));
+}
 static PyObject *Model_meta(ModelObject *self, PyObject *unused) {
   size_t n = 0;
   const char *s = fenci_model_meta(self->m, &n);
@@ -126,6 +147,9 @@ static PyMethodDef Model_methods[] = {
     {"has_ner", (PyCFunction)Model_has_ner, METH_NOARGS, "True if the model has a name recogniser."},
     {"lexicon_size", (PyCFunction)Model_lexicon_size, METH_NOARGS, "Number of lexicon words."},
     {"meta", (PyCFunction)Model_meta, METH_NOARGS, "The model's metadata text."},
+    {"word_freq", (PyCFunction)Model_word_freq, METH_O,
+     "The lexicon frequency of a word (exact match), a float, or None."},
+    {"freq_total", (PyCFunction)Model_freq_total, METH_NOARGS, "The lexicon's frequencies summed."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject ModelType = {

@@ -231,6 +231,36 @@ def test_get_FREQ():
     assert jieba.get_FREQ("北京") > 0
 
 
+def test_paddle_mode_and_user_word_tags():
+    # jieba code that turns paddle on runs; nothing is installed and the words are the default ones
+    assert jieba.enable_paddle() is None
+    s = "我来到北京清华大学"
+    assert jieba.lcut(s, use_paddle=True) == jieba.lcut(s)
+    assert list(pseg.cut(s, use_paddle=True)) == list(pseg.cut(s))
+    t = fresh()
+    t.add_word("云计算平台", tag="nz")
+    t.add_word("New York", 5, "ns")
+    t.add_word("无标签词语")
+    assert t.user_word_tag_tab == {"云计算平台": "nz", "New York": "ns"}
+    assert isinstance(jieba.user_word_tag_tab, dict)
+
+
+def test_get_FREQ_is_the_dictionarys():
+    # the shipped lexicon's source is jieba 0.42.1's dict.txt: its numbers, as jieba reads them
+    t = fresh()
+    assert [t.get_FREQ(w) for w in ("的", "北京", "清华大学", "中将")] == [318825, 34488, 922, 763]
+    assert type(t.get_FREQ("北京")) is int and t.FREQ["北京"] == 34488
+    assert t.get_FREQ("北") is not None and t.get_FREQ("北京清") is None  # exact words, not prefixes
+    assert jieba.get_FREQ(b"\xe5\x8c\x97\xe4\xba\xac") == 34488  # UTF-8 bytes, as jieba takes
+    total = t.total
+    assert total == 60101967  # jieba's dt.total for the same dictionary
+    t.add_word("新词汇乙", 40)
+    t.add_word("新词汇丙")  # forced: no frequency, nothing added
+    assert t.total == total + 40
+    t.del_word("北京")
+    assert t.get_FREQ("北京") == 0
+
+
 def _write(tmp_path, text, name="user.txt", bom=False):
     p = tmp_path / name
     p.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))

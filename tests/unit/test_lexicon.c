@@ -156,6 +156,32 @@ static void test_accepted(void) {
       if (fenci_segment_into(t, "世界", 6, tok, 2, &n) == FENCI_OK && n == 1) STR_EQ(fenci_tag_name(m, tok[0].tag), "n");
       fenci_tagger_free(t);
     }
+    {
+      /* frequencies read back from the costs: the total is 10 + 20 + 1 +
+       * 3.5 + 0 + 1; a frequency of 0 is costed (and read) as 0.5; the
+       * word must be spelt exactly (no prefix, no normalisation) */
+      static const struct { const char *w; double f; } want[] = {
+          {"你好", 10}, {"世界", 20}, {"再见", 1}, {"朋友", 3.5}, {"零频", 0.5}, {"最后", 1}};
+      size_t i;
+      double f;
+      OK(fenci_model_freq_total(m) == 35.5, "total of the frequencies");
+      for (i = 0; i < sizeof want / sizeof *want; i++) {
+        f = -1;
+        th_run++;
+        if (fenci_model_word_freq(m, want[i].w, strlen(want[i].w), &f) != 1 || f < want[i].f - 1e-4 ||
+            f > want[i].f + 1e-4) {
+          th_fail++;
+          fprintf(stderr, "FAIL %s:%d: frequency of %s: want %g, got %g\n", __FILE__, __LINE__, want[i].w, want[i].f, f);
+        }
+      }
+      OK(fenci_model_word_freq(m, "你好", 6, NULL) == 1, "a word without freq asked for");
+      OK(fenci_model_word_freq(m, "你", 3, &f) == 0, "a prefix is no word");
+      OK(fenci_model_word_freq(m, "你好吗", 9, &f) == 0, "a longer string is no word");
+      OK(fenci_model_word_freq(m, "ＡＢ", 6, &f) == 0, "an unknown word");
+      OK(fenci_model_word_freq(m, "你好", 0, &f) == 0, "the empty string");
+      OK(fenci_model_word_freq(m, NULL, 6, &f) == 0 && fenci_model_word_freq(NULL, "你好", 6, &f) == 0, "NULL");
+      OK(fenci_model_freq_total(NULL) == 0, "total of no model");
+    }
     fenci_model_free(m);
   }
   fenci_free(NULL, img);
@@ -276,6 +302,16 @@ static int segments_ok(const fenci_model *m) {
     if (fenci_tagger_new(&t, m, mode) != FENCI_OK) return 0;
     ok = fenci_segment(t, s, sizeof s - 1, lossless_cb, &next) == FENCI_OK && next == sizeof s - 1;
     fenci_tagger_free(t);
+  }
+  {
+    /* frequencies of a corrupt model: any finite value >= 0, never a crash */
+    static const char *const w[] = {"北京", "北京大学", "测试", "天天向上", "北"};
+    size_t i;
+    for (i = 0; ok && i < sizeof w / sizeof *w; i++) {
+      double f = 0;
+      if (fenci_model_word_freq(m, w[i], strlen(w[i]), &f) && !(f >= 0 && f < 1e300)) ok = 0;
+    }
+    if (!(fenci_model_freq_total(m) >= 1)) ok = 0;
   }
   return ok;
 }
