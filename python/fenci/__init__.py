@@ -493,17 +493,27 @@ class Tokenizer:
         """jieba's suggest_freq.  A str: the word should stay whole; with tune it
         becomes a forced user word.  A tuple/list of pieces: their join should be
         cut into them; with tune the join is deleted and cut into these pieces.
-        Returns the word's frequency as get_FREQ gives it (0 for a split)."""
+        Returns jieba's number, from the same frequencies: the frequency the
+        word needs to beat the product of its lexicon-path pieces' (a str), or
+        the one below which the pieces win (a tuple)."""
+        total = float(self.total)
+        p = 1.0
         if isinstance(segment, (str, bytes)):
             word = _text(segment)
+            for w in self.cut(word, HMM=False):
+                p *= self.get_FREQ(w, 1) / total
+            f = max(int(p * total) + 1, self.get_FREQ(word, 1))
             if tune:
                 self.add_word(word)
-            return self.get_FREQ(word, 1)
+            return f
         pieces = [_text(s) for s in segment]
         word = "".join(pieces)
+        for w in pieces:
+            p *= self.get_FREQ(w, 1) / total
+        f = min(int(p * total), self.get_FREQ(word, 0))
         if tune:
             self.del_word(word, _pieces=pieces)
-        return 0
+        return f
 
     # -------------------------------------------------------------- cutting
     def _opts(self, mode, HMM):
