@@ -515,6 +515,23 @@ class Tokenizer:
             self.del_word(word, _pieces=pieces)
         return f
 
+    def get_DAG(self, sentence):
+        """jieba's get_DAG: {k: [i, ...]} for each character k of sentence,
+        the last characters i of the lexicon and user words of frequency
+        above 0 that start at k (k itself for a one-character word), or [k]
+        when none does.  (A user word with whitespace in it is not seen.)"""
+        sentence = _text(sentence)
+        seg = self._segmenter()
+        longer = {}
+        for t in seg.cut(sentence, _fenci.MODE_ALL | _fenci.OPT_FAST, True):
+            if t[2] - t[1] >= 2 and not (t[7] & _fenci.TOK_OOV) and self.get_FREQ(t[0]):
+                longer.setdefault(t[1], []).append(t[2] - 1)
+        dag = {}
+        for k, ch in enumerate(sentence):
+            ends = sorted(longer.get(k, ()))
+            dag[k] = [k] + ends if self.get_FREQ(ch) or not ends else ends
+        return dag
+
     # -------------------------------------------------------------- cutting
     def _opts(self, mode, HMM):
         opts = mode
@@ -930,6 +947,7 @@ load_userdict = dt.load_userdict
 set_dictionary = dt.set_dictionary
 suggest_freq = dt.suggest_freq
 tokenize = dt.tokenize
+get_DAG = dt.get_DAG
 tokens = dt.tokens
 cut_batch = dt.cut_batch
 tag = dt.tag

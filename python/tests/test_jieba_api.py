@@ -246,6 +246,20 @@ def test_paddle_mode_and_user_word_tags():
     assert isinstance(jieba.user_word_tag_tab, dict)
 
 
+def test_get_DAG():
+    # jieba's own get_DAG gives exactly this for the shipped dictionary
+    t = fresh()
+    s = "我来到北京清华大学abc，去了"
+    want = {0: [0], 1: [1, 2], 2: [2], 3: [3, 4], 4: [4], 5: [5, 6, 8], 6: [6, 7], 7: [7, 8], 8: [8]}
+    want.update({k: [k] for k in range(9, len(s))})
+    assert t.get_DAG(s) == want and jieba.get_DAG(s) == want
+    t.add_word("到北京", 10)
+    t.del_word("清华大学")
+    d = t.get_DAG(s)
+    assert d[2] == [2, 4] and d[5] == [5, 6]
+    assert t.get_DAG("") == {}
+
+
 def test_get_FREQ_is_the_dictionarys():
     # the shipped lexicon's source is jieba 0.42.1's dict.txt: its numbers, as jieba reads them
     t = fresh()
