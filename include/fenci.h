@@ -148,6 +148,13 @@ FENCI_API size_t fenci_model_lexicon_size(const fenci_model *m); /* number of le
 FENCI_API int fenci_model_word_freq(const fenci_model *m, const char *word, size_t len, double *freq);
 /* The frequencies of the lexicon's source summed (jieba's Tokenizer.total). */
 FENCI_API double fenci_model_freq_total(const fenci_model *m);
+/* The IDF that keywords (FENCI_KW_TFIDF, without a fenci_kwdict of IDF
+ * values) give word, from the model's table (`make models` counts it):
+ * 1 with the word's value in *idf; 0 when the table has none for it, with
+ * the table's median in *idf (what such a word gets); -1 when the model
+ * has no table.  The word is folded as tokens are (full-width and
+ * traditional forms).  Thread-safe. */
+FENCI_API int fenci_model_word_idf(const fenci_model *m, const char *word, size_t len, double *idf);
 FENCI_API int fenci_model_has_weights(const fenci_model *m);     /* 1 if a trained segmenter is in it */
 FENCI_API int fenci_model_has_pos(const fenci_model *m);         /* 1 if a POS tagger is in it (or in its lexicon) */
 FENCI_API int fenci_model_has_ner(const fenci_model *m);         /* 1 if a name recogniser is in it (or in its lexicon) */

@@ -137,6 +137,17 @@ int fc_kw_lexicon_word(const fenci_model *m, const uint8_t *s, size_t n, uint32_
   return 1;
 }
 
+int fenci_model_word_idf(const fenci_model *m, const char *word, size_t len, double *idf) {
+  uint32_t w;
+  double v = 0;
+  int found;
+  if (!m) return -1;
+  if (!m->kw.idf) return -1;
+  found = word && fc_kw_lexicon_word(m, (const uint8_t *)word, len, &w) && fc_kwtable_idf(&m->kw, w, &v);
+  if (idf) *idf = found ? v : (double)m->kw.idf_median;
+  return found;
+}
+
 int fc_kw_line(const char *text, size_t len, size_t *pos, size_t *no, const uint8_t **line, size_t *n) {
   if (!fc_next_line((const uint8_t *)text, len, pos, line, n)) return 0;
   if (++*no == 1 && *n >= 3 && !memcmp(*line, "\xEF\xBB\xBF", 3)) *line += 3, *n -= 3;

@@ -14,9 +14,11 @@ What differs from jieba:
 - allowPOS matches the tokens' lexicon tags (jieba's dictionary tags); a word
   the lexicon has no tag for (an unknown word) matches no allowPOS, where
   jieba's HMM would guess one;
-- tfidf.idf_freq and idf_loader are not provided (the table is in C); a
-  model without a table (a Tokenizer over a dict.txt compiled in memory)
-  needs set_idf_path() for extract_tags, else ValueError.
+- TFIDF.idf_freq reads the model's table (a read-only mapping: get, [],
+  in) and median_idf is its median, unless set_idf_path() gave a file, whose
+  words and median they then are, as jieba's; a model without a table (a
+  Tokenizer over a dict.txt compiled in memory) needs set_idf_path() for
+  extract_tags, else ValueError.
 """
 import os
 import threading
@@ -25,7 +27,7 @@ import fenci as _f
 from . import _fenci
 from .posseg import pair
 
-__all__ = ["TFIDF", "TextRank", "KeywordExtractor", "default_tfidf", "default_textrank", "extract_tags", "tfidf",
+__all__ = ["TFIDF", "TextRank", "KeywordExtractor", "IDFLoader", "default_tfidf", "default_textrank", "extract_tags", "tfidf",
            "textrank", "set_idf_path", "set_stop_words"]
 
 DEFAULT_TEXTRANK_POS = ("ns", "n", "vn", "v")
@@ -110,13 +112,88 @@ class KeywordExtractor:
 _KINDS = ("word", "latin", "number", "url", "email", "punct", "space", "invalid", "other")
 
 
+class _IdfView:
+    """The IDF values of a tokenizer's model (its keyword table), read-only:
+    get(w, d), w in view, view[w].  Words are folded as tokens are."""
+
+    def __init__(self, tok):
+        self._tok = tok
+
+    def _value(self, k):
+        self._tok._segmenter()  # the model, opened
+        found, v = self._tok._model.word_idf(_f._text(k))
+        return v if found == 1 else None
+
+    def get(self, k, d=None):
+        v = self._value(k)
+        return d if v is None else v
+
+    def __getitem__(self, k):
+        v = self._value(k)
+        if v is None:
+            raise KeyError(k)
+        return v
+
+    def __contains__(self, k):
+        return self._value(k) is not None
+
+
+def _idf_file(text):
+    """jieba's IDFLoader over the text of an idf.txt: ({word: idf}, median)."""
+    freq = {}
+    for line in text.lstrip("\ufeff").splitlines():
+        parts = line.strip().rsplit(None, 1)
+        if len(parts) == 2:
+            freq[parts[0]] = float(parts[1])
+    vals = sorted(freq.values())
+    return freq, (vals[len(vals) // 2] if vals else 0.0)
+
+
+class IDFLoader:
+    """jieba.analyse.tfidf.IDFLoader for a TFIDF: get_idf() gives
+    (idf_freq, median_idf); set_new_path(path) is TFIDF.set_idf_path."""
+
+    def __init__(self, tfidf):
+        self._tfidf = tfidf
+
+    def set_new_path(self, new_idf_path):
+        self._tfidf.set_idf_path(new_idf_path)
+
+    def get_idf(self):
+        return self._tfidf.idf_freq, self._tfidf.median_idf
+
+
 class TFIDF(KeywordExtractor):
     """jieba.analyse.TFIDF: weight = tf * idf, tf = count / candidate tokens."""
 
     def __init__(self, idf_path=None, tokenizer=None):
         super().__init__(tokenizer)
+        self._idf_file = None  # (text, parsed) of set_idf_path's file
+        self.idf_loader = IDFLoader(self)
         if idf_path:
             self.set_idf_path(idf_path)
+
+    def _idf_parsed(self):
+        text = self._idf_text
+        if self._idf_file is None or self._idf_file[0] is not text:
+            self._idf_file = (text, _idf_file(text))
+        return self._idf_file[1]
+
+    @property
+    def idf_freq(self):
+        """word -> IDF: set_idf_path's file as a dict, else a view of the model's table."""
+        if self._idf_text is not None:
+            return self._idf_parsed()[0]
+        return _IdfView(self.tokenizer)
+
+    @property
+    def median_idf(self):
+        """The IDF of a word without one (the median; None without any table)."""
+        if self._idf_text is not None:
+            return self._idf_parsed()[1]
+        self.tokenizer._segmenter()
+        found, v = self.tokenizer._model.word_idf("")
+        return v if found >= 0 else None
 
     def set_idf_path(self, idf_path):
         """Uses jieba's idf.txt format ("word idf" lines) instead of the model's

@@ -104,22 +104,39 @@ static PyObject *Model_lexicon_size(ModelObject *self, PyObject *unused) {
   (void)unused;
   return PyLong_FromSize_t(fenci_model_lexicon_size(self->m));
 }
+/* A word given as str or UTF-8 bytes: its bytes, 0; or -1 with an exception. */
+static int word_arg(PyObject *arg, const char **s, Py_ssize_t *n) {
+  if (PyUnicode_Check(arg)) return (*s = PyUnicode_AsUTF8AndSize(arg, n)) != NULL ? 0 : -1;
+  if (PyBytes_Check(arg)) {
+    *s = PyBytes_AS_STRING(arg);
+    *n = PyBytes_GET_SIZE(arg);
+    return 0;
+  }
+  PyErr_Format(PyExc_TypeError, "fenci: word must be str or bytes, not %.100s", Py_TYPE(arg)->tp_name);
+  return -1;
+}
+
 /* word_freq(word): the lexicon frequency of word (str or UTF-8 bytes,
  * matched exactly), a float, or None when it is no lexicon word. */
 static PyObject *Model_word_freq(ModelObject *self, PyObject *arg) {
   const char *s;
   Py_ssize_t n;
   double f = 0;
-  if (PyUnicode_Check(arg)) {
-    if (!(s = PyUnicode_AsUTF8AndSize(arg, &n))) return NULL;
-  } else if (PyBytes_Check(arg)) {
-    s = PyBytes_AS_STRING(arg);
-    n = PyBytes_GET_SIZE(arg);
-  } else {
-    return PyErr_Format(PyExc_TypeError, "fenci: word must be str or bytes, not %.100s", Py_TYPE(arg)->tp_name);
-  }
+  if (word_arg(arg, &s, &n) < 0) return NULL;
   if (!fenci_model_word_freq(self->m, s, (size_t)n, &f)) Py_RETURN_NONE;
   return PyFloat_FromDouble(f);
+}
+/* word_idf(word): (1, idf) from the model's keyword table, (0, median)
+ * for a word it has no value for, (-1, None) without a table. */
+static PyObject *Model_word_idf(ModelObject *self, PyObject *arg) {
+  const char *s;
+  Py_ssize_t n;
+  double v = 0;
+  int r;
+  if (word_arg(arg, &s, &n) < 0) return NULL;
+  r = fenci_model_word_idf(self->m, s, (size_t)n, &v);
+  if (r < 0) return Py_BuildValue("(iO)", r, Py_None);
+  return Py_BuildValue("(id)", r, v);
 }
 static PyObject *Model_freq_total(ModelObject *self, PyObject *unused) {
   (void)unused;
@@ -150,6 +167,8 @@ static PyMethodDef Model_methods[] = {
     {"word_freq", (PyCFunction)Model_word_freq, METH_O,
      "The lexicon frequency of a word (exact match), a float, or None."},
     {"freq_total", (PyCFunction)Model_freq_total, METH_NOARGS, "The lexicon's frequencies summed."},
+    {"word_idf", (PyCFunction)Model_word_idf, METH_O,
+     "(1, idf) from the model's keyword table, (0, its median) for a word without a value, (-1, None) without a table."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject ModelType = {

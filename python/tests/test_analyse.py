@@ -170,6 +170,32 @@ def test_set_idf_path(tmp_path):
         t.set_idf_path(str(tmp_path / "missing.txt"))
 
 
+def test_idf_freq_and_loader(tmp_path):
+    t = jieba.analyse.TFIDF()
+    f = t.idf_freq  # the model's table: a read-only view
+    assert "拿破仑" in f and f["拿破仑"] > f["北京"] > f["的"] > 0
+    assert f.get("不是词语的串", "d") == "d" and "不是词语的串" not in f
+    with pytest.raises(KeyError):
+        f["不是词语的串"]
+    assert t.median_idf > 0
+    # a word without a value weighs the median, as extract_tags computes it
+    w = dict(t.extract_tags("拿破仑拿破仑北京", withWeight=True))
+    assert w["拿破仑"] == pytest.approx(2 / 3 * f["拿破仑"], rel=1e-6)
+    freq, med = t.idf_loader.get_idf()
+    assert med == t.median_idf and freq.get("北京") == f["北京"]
+    # a file: its words and median, as jieba's IDFLoader reads them
+    p = tmp_path / "idf.txt"
+    p.write_text("\ufeff诏书 20.0\n退位 1.0\n拿破仑 3.0\n\n", encoding="utf-8")
+    t.idf_loader.set_new_path(str(p))
+    assert t.idf_freq == {"诏书": 20.0, "退位": 1.0, "拿破仑": 3.0} and t.median_idf == 3.0
+    assert t.idf_loader.get_idf() == (t.idf_freq, 3.0)
+    # a model without a table has no median until a file is given
+    d = tmp_path / "dict.txt"
+    d.write_text("北京 30 ns\n", encoding="utf-8")
+    u = jieba.analyse.TFIDF(tokenizer=jieba.Tokenizer(dictionary=str(d)))
+    assert u.median_idf is None and u.idf_freq.get("北京") is None
+
+
 def test_input_types():
     b = ARTICLE.encode("utf-8")
     assert jieba.analyse.extract_tags(b, topK=5) == jieba.analyse.extract_tags(ARTICLE, topK=5)

@@ -156,6 +156,20 @@ static void test_tfidf(fenci_model *m) {
     if (i) OK(kw[i].weight <= kw[i - 1].weight, "sorted by weight");
   }
   /* 研究 has no IDF value but is a lexicon word: it got the median */
+  {
+    /* the table's values as fenci_model_word_idf reads them */
+    double v = -1;
+    INT_EQ(fenci_model_word_idf(m, "自然", 6, &v), 1);
+    OK(fabs(v - idf_of(10)) < 1e-6, "idf of 自然: %g", v);
+    INT_EQ(fenci_model_word_idf(m, "Apple", 5, &v), 1);
+    OK(fabs(v - idf_of(1)) < 1e-6, "idf of Apple: %g", v);
+    INT_EQ(fenci_model_word_idf(m, "研究", 6, &v), 0); /* a lexicon word without a value */
+    OK(fabs(v - med) < 1e-6, "median: %g", v);
+    INT_EQ(fenci_model_word_idf(m, "没有", 6, &v), 0); /* no lexicon word */
+    OK(fabs(v - med) < 1e-6, "median: %g", v);
+    INT_EQ(fenci_model_word_idf(m, NULL, 0, NULL), 0);
+    INT_EQ(fenci_model_word_idf(NULL, "自然", 6, &v), -1);
+  }
   /* top_k, FENCI_TOOSMALL */
   o.top_k = 2;
   INT_EQ(fenci_keywords(t, text, strlen(text), &o, kw, 16, &n), FENCI_OK);
@@ -409,6 +423,7 @@ static void test_tables(void) {
     INT_EQ(fenci_model_from_buffer(&m, base, len, NULL, err, sizeof err), FENCI_OK);
     INT_EQ(fenci_tagger_new(&t, m, 0), FENCI_OK);
     INT_EQ(fenci_keywords(t, "自然语言", 12, NULL, kw, 4, &n), FENCI_BADARG);
+    INT_EQ(fenci_model_word_idf(m, "自然", 6, NULL), -1);
     OK(strstr(fenci_tagger_errmsg(t), "IDF") != NULL, "message: %s", fenci_tagger_errmsg(t));
     memset(&o, 0, sizeof o);
     o.method = FENCI_KW_TEXTRANK;
