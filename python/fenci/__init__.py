@@ -270,6 +270,8 @@ class Tokenizer:
         self._has_weights = False
         self._fast = None    # (segmenter, opts HMM=False, opts HMM=True, _Spaced or None)
         #                      while no word is deleted or pending
+        self.tmp_dir = None     # jieba's cache settings, kept for code that sets them:
+        self.cache_file = None  # a model is mapped, there is nothing to cache
         self.initialized = False
 
     def __repr__(self):
@@ -956,6 +958,15 @@ entities = dt.entities
 
 def initialize(dictionary=None):
     dt.initialize(dictionary)
+
+
+# jieba's patterns, for code that reads or replaces them; fenci uses none of
+# them (its units and user words with spaces or symbols are matched in C and
+# by _SPACE, whatever these say).
+re_han_default = re.compile("([\u4E00-\u9FD5a-zA-Z0-9+#&\\._%\\-]+)", re.U)
+re_skip_default = re.compile("(\r\n|\\s)", re.U)
+re_eng = re.compile("[a-zA-Z0-9]", re.U)
+re_userdict = re.compile("^(.+?)( [0-9]+)?( [a-z]+)?$", re.U)
 
 
 def enable_paddle():

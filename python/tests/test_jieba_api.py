@@ -244,6 +244,12 @@ def test_paddle_mode_and_user_word_tags():
     t.add_word("无标签词语")
     assert t.user_word_tag_tab == {"云计算平台": "nz", "New York": "ns"}
     assert isinstance(jieba.user_word_tag_tab, dict)
+    # jieba's patterns and cache settings exist for code that reads or sets them
+    assert jieba.re_han_default.match("北京abc") and jieba.re_userdict.match("词 3 n").group(3) == " n"
+    assert jieba.re_skip_default.pattern and jieba.re_eng.match("a")
+    t.tmp_dir = "/tmp"
+    t.cache_file = "jieba.cache"
+    assert jieba.dt.tmp_dir is None and t.lcut("北京") == ["北京"]
 
 
 def test_get_DAG():
