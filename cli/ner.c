@@ -109,6 +109,11 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
       no_put(o, b, (size_t)snprintf(b, sizeof b, "%.15g", e->value));
     }
   }
+  if ((e->flags & FENCI_ENTF_WEEKDAY) && e->value >= 1 && e->value <= 7) {
+    char b[16]; /* a weekday: its ISO number, 1 Monday .. 7 Sunday */
+    no_str(o, ",\"weekday\":");
+    no_put(o, b, (size_t)snprintf(b, sizeof b, "%d", (int)e->value));
+  }
   if (e->unit_end > e->unit_start) {
     no_str(o, ",\"unit\":\"");
     no_json(o, l->line + e->unit_start, e->unit_end - e->unit_start);
@@ -230,7 +235,9 @@ static void ner_usage(FILE *f) {
           "values (TIME with ISO 8601, NUMBER, PERCENT, MONEY, QUANTITY with a value and\n"
           "unit).  One JSON object per input line:\n"
           "  {\"entities\":[{\"type\":\"PER\",\"text\":\"拿破仑\",\"s\":18,\"e\":27,\"cs\":10,\"ce\":13},...]}\n"
-          "s/e are byte and cs/ce character offsets within the line, end exclusive.\n"
+          "s/e are byte and cs/ce character offsets within the line, end exclusive;\n"
+          "also value, unit, weekday (1 Monday .. 7 Sunday), relative, approx, ordinal\n"
+          "and duration where they apply (docs/NUMEX.md).\n"
           "  -f text   the line with its entities marked inline: [拿破仑]PER\n"
           "  -j N      N threads (output order is kept)\n"
           "  -m MODEL  the model whose lexicon file holds the recogniser (default %s)\n",

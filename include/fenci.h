@@ -380,7 +380,8 @@ enum {
   FENCI_ENTF_RELATIVE = 0x1, /* TIME relative to the text's own time (次日, 三天后): no value */
   FENCI_ENTF_APPROX = 0x2,   /* a vague amount (十几, 数百, 300多): no value */
   FENCI_ENTF_ORDINAL = 0x4,  /* NUMBER: an ordinal (第三) */
-  FENCI_ENTF_DURATION = 0x8  /* TIME: an amount of time (三天: value 3, value_text "P3D") */
+  FENCI_ENTF_DURATION = 0x8, /* TIME: an amount of time (三天: value 3, value_text "P3D") */
+  FENCI_ENTF_WEEKDAY = 0x10  /* TIME: a weekday (周三: value 3, its ISO number, 1 Monday .. 7 Sunday) */
 };
 
 typedef struct fenci_entity {
@@ -390,7 +391,8 @@ typedef struct fenci_entity {
   size_t cstart, cend;         /* character offsets (an invalid byte counts as one) */
   int has_value;               /* NUMBER..QUANTITY: value is the number (PERCENT as a fraction);
                                 * TIME: value_text is an ISO 8601 value */
-  double value;                /* see has_value; TIME: a duration's count, else 0 */
+  double value;                /* see has_value; TIME: a duration's count, a weekday's ISO
+                                * number (1 Monday .. 7 Sunday), else 0 */
   const char *value_text;      /* TIME: "1814-04-06", "1998", "--12-31", "T09:30", "P3D"; "" else */
   size_t unit_start, unit_end; /* byte offsets of the unit (发, 英镑); equal when there is none */
 } fenci_entity;

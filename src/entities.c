@@ -16,6 +16,7 @@
 #include "numex.h"
 #include "tagger.h"
 #include "units.h"
+#include "wordgap.h"
 
 #define FC_ENT_BLOCK (64 * 1024)
 #define FC_ENT_CTX 2048
@@ -27,6 +28,9 @@ void fc_entities_free(fenci_tagger *t) {
   fc_free(a, t->eoff);
   fc_free(a, t->elab);
   fc_free(a, t->url);
+  if (t->gap) fc_gap_free(t->gap, a);
+  fc_free(a, t->gap);
+  t->gap = NULL;
   t->url = NULL;
   t->ucap = 0;
   t->ecp = NULL;
@@ -44,6 +48,8 @@ const char *fenci_entity_type_name(int type) {
 typedef struct fc_ent_block {
   fenci_tagger *t;
   const char *text; /* the block */
+  size_t len;       /* its length in bytes */
+  int nomem;        /* the words near a time or quantity could not be read */
   size_t base;      /* byte offset of the block in the caller's text */
   size_t cbase;     /* character offset of the block */
   size_t n;         /* characters in the block */
@@ -83,6 +89,28 @@ static int fc_ent_emit(fc_ent_block *b, fenci_entity *e) {
   return b->stopped;
 }
 
+/* Titles and forms of address after a name, never part of it (msra-ner
+ * marks 同志, 女士, 博士, 老师, 伯爵 ... outside the 17,615 names of its
+ * training text): a person's name that the recogniser ran on into one
+ * ends before it (陈女士 -> 陈, 瓦莱夫斯卡伯爵 -> 瓦莱夫斯卡). */
+static const char *const fc_ent_titles[] = {
+    "同志", "女士", "先生", "夫人", "小姐", "太太", "博士", "教授", "老师", "师傅", "阿姨", "大爷", "大妈", "大娘",
+    "伯爵", "公爵", "侯爵", "子爵", "男爵", "爵士", "总统", "主席", "总理", "首相", "部长", "将军", "元帅", "大使",
+    "书记", "市长", "省长", "院士", "医生", "大夫", "经理", "主任", "校长", "局长", "厂长", "县长", "议员", NULL};
+
+/* The end of a person's name [i, j) of the block without a title at its
+ * end (at least one character is left). */
+static size_t fc_ent_name_end(const fc_ent_block *b, size_t i, size_t j) {
+  const fenci_tagger *t = b->t;
+  size_t k;
+  if (j < i + 3) return j;
+  for (k = 0; fc_ent_titles[k]; k++) {
+    size_t tl = strlen(fc_ent_titles[k]), s = t->eoff[j - 2], e = t->eoff[j];
+    if (e - s == tl && memcmp(b->text + s, fc_ent_titles[k], tl) == 0) return j - 2;
+  }
+  return j;
+}
+
 /* Emits the names that end at or before character limit (all when limit
  * is b->n), from b->name_at on. */
 static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
@@ -113,12 +141,13 @@ static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
     }
     {
       fenci_entity e;
+      size_t je = ty == FENCI_ENT_PER ? fc_ent_name_end(b, i, j) : j;
       memset(&e, 0, sizeof e);
       e.type = ty; /* PER LOC ORG are 1 2 3, as FENCI_ENT_* */
       e.start = b->base + t->eoff[i];
-      e.end = b->base + t->eoff[j];
+      e.end = b->base + t->eoff[je];
       e.cstart = b->cbase + i;
-      e.cend = b->cbase + j;
+      e.cend = b->cbase + je;
       e.value_text = "";
       e.unit_start = e.unit_end = e.start;
       if (fc_ent_emit(b, &e)) return 1;
@@ -126,6 +155,32 @@ static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
     i = j;
   }
   b->name_at = i;
+  return 0;
+}
+
+/* The lexicon's words near byte p of the block, for the time and
+ * quantity rules (fc_numex_gap_fn). */
+static int fc_ent_gap(void *ctx, size_t p, fc_numex_word *w) {
+  fc_ent_block *b = ctx;
+  fenci_tagger *t = b->t;
+  const fenci_alloc *a = &t->m->a;
+  fc_gap_word g;
+  if (!t->gap && !(t->gap = fc_calloc(a, 1, sizeof *t->gap))) {
+    b->nomem = 1;
+    return 1;
+  }
+  if (fc_gap_at(t->gap, t->m, (const uint8_t *)b->text, b->len, p, &g, a) != FENCI_OK) {
+    b->nomem = 1;
+    return 1;
+  }
+  w->cost = g.cost;
+  w->start = g.start;
+  w->end = g.end;
+  w->set_phrase = 0;
+  if (g.word != FC_GAP_NOWORD) {
+    const char *tag = fenci_tag_name(t->m, fc_model_tag(t->m, g.word));
+    w->set_phrase = tag && !strcmp(tag, "i");
+  }
   return 0;
 }
 
@@ -158,7 +213,8 @@ static int fc_ent_numex(void *ctx, const fc_numex *x) {
   memset(&e, 0, sizeof e);
   e.type = x->type >= 1 && x->type <= 5 ? types[x->type] : FENCI_ENT_NUMBER;
   e.flags = (x->relative ? FENCI_ENTF_RELATIVE : 0) | (x->approx ? FENCI_ENTF_APPROX : 0) |
-            (x->ordinal ? FENCI_ENTF_ORDINAL : 0) | (x->duration ? FENCI_ENTF_DURATION : 0);
+            (x->ordinal ? FENCI_ENTF_ORDINAL : 0) | (x->duration ? FENCI_ENTF_DURATION : 0) |
+            (x->weekday ? FENCI_ENTF_WEEKDAY : 0);
   e.start = b->base + x->s;
   e.end = b->base + x->e;
   e.cstart = b->cbase + cs;
@@ -252,6 +308,9 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
     }
     b.t = t;
     b.text = text + pos;
+    b.len = bl;
+    b.nomem = 0;
+    if (t->gap) t->gap->text = NULL; /* another text may sit where the last one was */
     b.base = pos;
     b.cbase = cbase;
     b.n = n;
@@ -273,7 +332,8 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
         return rc;
       }
     }
-    rc = fc_numex_scan(b.text, bl, fc_ent_numex, &b);
+    rc = fc_numex_scan_words(b.text, bl, t->m->n_words ? fc_ent_gap : NULL, &b, fc_ent_numex, &b);
+    if (rc == FENCI_OK && b.nomem) rc = FENCI_NOMEM;
     if (rc == FENCI_OK) fc_ent_names_until(&b, n);
     if (b.stopped) {
       snprintf(t->errmsg, sizeof t->errmsg, "stopped by the entity callback");

@@ -21,7 +21,11 @@
 typedef struct numex_in {
   const uint8_t *t; /* the text */
   size_t n;         /* its length in bytes */
+  fc_numex_gap_fn gap; /* the text's words (NULL: none) */
+  void *gctx;
 } numex_in;
+
+static int numex_starts(uint32_t c);
 
 /* The code point at p and its length in *l (0 at the end of the text). */
 static uint32_t numex_at(const numex_in *in, size_t p, size_t *l) {
@@ -63,6 +67,36 @@ static size_t numex_lits(const numex_in *in, size_t p, const char *const *list, 
 static int numex_before(const numex_in *in, size_t p, const char *s) {
   size_t k = strlen(s);
   return p >= k && p <= in->n && memcmp(in->t + p - k, s, k) == 0;
+}
+
+/* The text's best lexicon path (wordgap.h) gives up more than this many
+ * nats to cut at a point: a word runs across it there.  A time word is
+ * refused at 2 nats, a unit only at 5 (more of its words are common:
+ * 年间, 双手), an idiom that a numeral begins at 3.  Chosen on People's
+ * Daily 1998-01-01..27 (docs/NUMEX.md, "Words"). */
+#define NUMEX_GAP_REL 2.0
+#define NUMEX_GAP_UNIT 5.0
+#define NUMEX_GAP_IDIOM 3.0
+
+/* 1 when the text's words run across p by more than nats (the scan was
+ * given them); *w the word there. */
+static int numex_held(const numex_in *in, size_t p, double nats, fc_numex_word *w) {
+  memset(w, 0, sizeof *w);
+  w->start = w->end = p;
+  if (!in->gap || p == 0 || p >= in->n) return 0;
+  if (in->gap(in->gctx, p, w)) return 0;
+  return w->cost > nats;
+}
+
+/* 1 when a time word found at [s, e) is part of other words: a word that
+ * starts before s ends inside it (每当|天黑 for 当天, 表现|在 for 现在; a
+ * longer word around all of it, 从现在起, is no objection), or a word
+ * that starts inside it runs on past e (去|年轻人, 会议上|周旋).  from_s:
+ * check the start. */
+static int numex_split_word(const numex_in *in, size_t s, size_t e, int from_s) {
+  fc_numex_word w;
+  if (from_s && numex_held(in, s, NUMEX_GAP_REL, &w) && w.start < s && w.end < e) return 1;
+  return numex_held(in, e, NUMEX_GAP_REL, &w) && w.start > s;
 }
 
 /* ------------------------------------------------------------ characters */
@@ -150,7 +184,7 @@ static void numex_no_value(numex_num *o) {
 static void numex_chinese(const numex_in *in, size_t p, size_t limit, numex_num *o) {
   size_t q = p, l;
   int nch = 0, nmult = 0, stdbad = 0, pend = -1, prevdigit = 0, zero_after = 0, allsame = 1, ji = 0;
-  int last_digit = -1, pend_ji = 0;
+  int last_digit = -1, pend_ji = 0, liang = 0;
   uint32_t c0 = 0;
   double yi = 0, wan = 0, small = 0, lastsm = 0, lastbig = 0, lastmult = 0, posv = 0;
   memset(o, 0, sizeof *o);
@@ -161,7 +195,15 @@ static void numex_chinese(const numex_in *in, size_t p, size_t limit, numex_num 
     double m = numex_cmult(c);
     if (d < 0 && m == 0.0 && c != NUMEX_JI) break;
     if (q + l > limit) break;
+    if (d == 2 && c != 0x4E8C && nmult > 0 && !prevdigit) {
+      /* 两 right after a multiplier ends the number unless a multiplier
+       * follows (两万两千): 五十两 is fifty taels, never 52 */
+      size_t l2;
+      uint32_t c2 = q + l < limit ? numex_at(in, q + l, &l2) : 0;
+      if (numex_cmult(c2) == 0.0) break;
+    }
     nch++;
+    if (d == 2 && c != 0x4E8C) liang = 1;
     if (nch == 1) c0 = c;
     else if (c != c0) allsame = 0;
     if (d >= 0 || c == NUMEX_JI) {
@@ -241,7 +283,7 @@ static void numex_chinese(const numex_in *in, size_t p, size_t limit, numex_num 
     }
     o->pair = 0;
     o->approx = 0;
-    if (ji || allsame || nch < 3) {
+    if (ji || allsame || nch < 3 || liang) { /* 两 is no digit of a digit string: 三三两两 */
       o->bad = 1;
       return;
     }
@@ -292,8 +334,11 @@ static void numex_arabic(const numex_in *in, size_t p, int dec, numex_num *o) {
     q += l;
   }
   /* thousands groups: the first group has 1..3 digits (1234,567 is not grouped) */
-  while (numex_lit(in, q, ",") && (grouped || nd <= 3)) {
-    size_t r = q + 1, k = 0;
+  for (;;) {
+    /* "," or "，" (1，000人: a full-width comma is read the same way) */
+    size_t cl = numex_lit(in, q, ",") ? 1 : numex_lit(in, q, "，");
+    size_t r = q + cl, k = 0;
+    if (!cl || !(grouped || nd <= 3)) break;
     int ds[3], j;
     for (j = 0; j < 3; j++) {
       ds[j] = numex_adigit(numex_at(in, r, &k));
@@ -368,6 +413,8 @@ static int numex_approx_word(const numex_in *in, size_t q) {
   return numex_lit(in, q, "多") || numex_lit(in, q, "余");
 }
 
+static int numex_lai(const numex_in *in, size_t q);
+
 /* The number at p.  With full: also decimals, 多/余 and the multiplier
  * tail (Arabic 22万, Chinese 三点五亿, 三百多万).  o->bad (skip to o->e)
  * when p starts a run that is not a number; o->e == p when p starts no
@@ -378,8 +425,14 @@ static void numex_number(const numex_in *in, size_t p, int full, numex_num *o) {
   if (numex_adigit(c) >= 0) {
     numex_arabic(in, p, full, o);
     if (o->bad) return;
-    /* identifiers: digits right after a Latin letter (G20, MP3) */
+    /* identifiers: digits right after a Latin letter (G20, MP3), or after a
+     * hyphen that follows a letter or a Han character (COVID-19, B-52,
+     * 歼-20) */
     if ((p >= 1 && numex_alnum_byte(in->t[p - 1]) && !(in->t[p - 1] >= '0' && in->t[p - 1] <= '9')) ||
+        (p >= 2 && in->t[p - 1] == '-' &&
+         ((numex_alnum_byte(in->t[p - 2]) && !(in->t[p - 2] >= '0' && in->t[p - 2] <= '9')) ||
+          (p >= 4 && in->t[p - 4] >= 0xE4 && in->t[p - 4] <= 0xE9 && (in->t[p - 3] & 0xC0) == 0x80 &&
+           (in->t[p - 2] & 0xC0) == 0x80))) ||
         (p >= 3 && in->t[p - 3] == 0xEF && ((in->t[p - 2] == 0xBC && in->t[p - 1] >= 0xA1 && in->t[p - 1] <= 0xBA) ||
                                             (in->t[p - 2] == 0xBD && in->t[p - 1] >= 0x81 && in->t[p - 1] <= 0x9A)))) {
       size_t q = o->e, l2;
@@ -428,7 +481,7 @@ static void numex_number(const numex_in *in, size_t p, int full, numex_num *o) {
   }
   if (!full) return;
   /* 300多万, 十多年; a single digit takes no 多 (一多半) */
-  if (numex_approx_word(in, o->e) && !o->zero && !(o->lone && o->v < 10) && !o->pair) {
+  if ((numex_approx_word(in, o->e) || numex_lai(in, o->e)) && !o->zero && !(o->lone && o->v < 10) && !o->pair) {
     o->approx = 1;
     o->lone = 0;
     o->e += 3;
@@ -544,7 +597,7 @@ static const numex_unit numex_units[] = {
     {"瓶", NUMEX_U_QTY, 0, 0, 0}, {"袋", NUMEX_U_QTY, 0, 0, 0}, {"包", NUMEX_U_QTY, 0, 0, 0},
     {"束", NUMEX_U_QTY, 0, 0, 0}, {"具", NUMEX_U_QTY, 0, 0, 0}, {"粒", NUMEX_U_QTY, 0, 0, 0},
     {"顿", NUMEX_U_QTY, 0, 0, 0}, {"趟", NUMEX_U_QTY, 0, 0, 0}, {"遍", NUMEX_U_QTY, 0, 0, 0},
-    {"餐", NUMEX_U_QTY, 0, 0, 0},
+    {"餐", NUMEX_U_QTY, 0, 0, 0}, {"两", NUMEX_U_QTY, 0, 0, 0}, {"兩", NUMEX_U_QTY, 0, 0, 0},
     {"km", NUMEX_U_QTY, 0, 0, 1}, {"kg", NUMEX_U_QTY, 0, 0, 1}, {"cm", NUMEX_U_QTY, 0, 0, 1},
     {"mm", NUMEX_U_QTY, 0, 0, 1}, {"m", NUMEX_U_QTY, 0, 0, 1}, {"g", NUMEX_U_QTY, 0, 0, 1},
     {"mg", NUMEX_U_QTY, 0, 0, 1}, {"ml", NUMEX_U_QTY, 0, 0, 1}, {"kW", NUMEX_U_QTY, 0, 0, 1},
@@ -556,7 +609,16 @@ static const numex_unit numex_units[] = {
 
 /* A unit word followed by a character that makes it part of another word
  * (两千万台湾同胞: 台 is no unit there). */
-static const char *const numex_unit_blocks[] = {"台湾", "台北", "台南", "台中", "台独", "台胞", "台商", "台港", NULL};
+static const char *const numex_unit_blocks[] = {"台湾", "台北", "台南", "台中", "台独", "台胞", "台商", "台港",
+                                                 "年级", "年轻", "年龄", "年纪", NULL};
+
+/* The entry of unit word w (NULL: none). */
+static const numex_unit *numex_unit_named(const char *w) {
+  size_t i;
+  for (i = 0; i < sizeof numex_units / sizeof numex_units[0]; i++)
+    if (!strcmp(numex_units[i].s, w)) return &numex_units[i];
+  return NULL;
+}
 
 /* The longest unit word at q (NULL: none); its length in *ul.  A Latin
  * unit must not run on into more letters or digits (5kmh is no km). */
@@ -581,6 +643,16 @@ static const numex_unit *numex_unit_at(const numex_in *in, size_t q, size_t *ul)
   return best;
 }
 
+/* 来 as "about" after a number that ends in 十, 百 or 千, with a unit after
+ * it: 二十来岁, 十来个, 百来人 (一来 and 三来 are no amounts). */
+static int numex_lai(const numex_in *in, size_t q) {
+  size_t ul;
+  double m;
+  if (q < 3 || !numex_lit(in, q, "来")) return 0;
+  m = (numex_before(in, q, "十") ? 10 : numex_before(in, q, "百") ? 100 : numex_before(in, q, "千") ? 1000 : 0);
+  return m > 0 && numex_unit_at(in, q + 3, &ul) != NULL;
+}
+
 /* ---------------------------------------------------------------- guards */
 
 /* Words that start with a numeral but are no number: skipped whole
@@ -590,7 +662,8 @@ static const numex_unit *numex_unit_at(const numex_in *in, size_t q, size_t *ul)
  * (or a second numeral with a unit) follows. */
 static const char *const numex_skip_words[] = {
     "一点儿", "一点点", "一块儿", "一部分", "一次性", "一元化", "一元论", "一年四季", "一年一度", "一天到晚",
-    "五花八门", "三番五次", "十万火急", "三门峡", "七台河", "一五一十", NULL};
+    "五花八门", "三番五次", "十万火急", "三门峡", "七台河", "一五一十", "一本正经", "一点一滴", "一点一点",
+    "一股脑儿", "三位一体", "四位一体", NULL};
 
 /* A single numeral with exactly this unit (and nothing longer: 十分钟,
  * 一分钱, 十分之一 stay), or a word starting with one, is no quantity:
@@ -636,6 +709,9 @@ static const char *const numex_relative[] = {
     "今晚", "昨晚", "明晚", "今早", "明早", "今晨", "昨夜", "本周", "上周", "下周", "这周", "本月",
     "上月", "下月", "上个月", "下个月", "这个月", "本世纪", "上世纪", "近日", "近年", "上一年", "下一年",
     "上半年", "下半年", "上年", "往年", "目前", "现在", "如今", "当前", "最近", "近来", "今后", NULL};
+
+/* 下下周, 上上个月: the week or month after next (before last). */
+static const char *const numex_relative2[] = {"下下周", "上上周", "下下个月", "上上个月", "下下星期", "上上星期", NULL};
 
 /* A relative word is not read when the character before it makes a word
  * with its first character: 表现在 (表现), 日本周边 (日本), 项目前期
@@ -707,12 +783,27 @@ static void numex_tm_init(numex_tm *t) {
   t->y = t->hasy = 0;
 }
 
-/* ISO 8601 of a date and/or clock time; "" when nothing is known. */
+/* Days of month mo (1..12) of year y (any year when hasy is 0: 29 in
+ * February); leap years as in the Gregorian calendar, extended back. */
+static int numex_mdays(int y, int hasy, int mo) {
+  static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (mo != 2) return days[mo - 1];
+  if (!hasy) return 29;
+  return (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28;
+}
+
+/* ISO 8601 of a date and/or clock time; "" when nothing is known, or
+ * when the day is not in the month (2023年2月30日 is no date). */
 static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap) {
-  /* fields are range-checked by their readers: at most "-9998-12-31T24:59:59" */
+  /* fields are range-checked by their readers: at most "-999998-12-31T24:59:59" */
   char y[16] = "", md[32] = "", hm[40] = "";
+  if (t->mo >= 1 && t->mo <= 12 && t->d > numex_mdays(t->y, t->hasy, t->mo)) {
+    if (cap) iso[0] = 0;
+    return;
+  }
   if (t->hasy) {
-    snprintf(y, sizeof y, t->y < 0 ? "-%04d" : "%04d", t->y < 0 ? -t->y : t->y);
+    /* ISO 8601's expanded form past four digits: +12345, -12344 */
+    snprintf(y, sizeof y, t->y < 0 ? "-%04d" : t->y > 9999 ? "+%d" : "%04d", t->y < 0 ? -t->y : t->y);
     if (t->mo > 0 && t->d > 0) snprintf(md, sizeof md, "-%02d-%02d", t->mo, t->d);
     else if (t->mo > 0) snprintf(md, sizeof md, "-%02d", t->mo);
   } else if (t->mo > 0 && t->d > 0) {
@@ -839,6 +930,18 @@ static size_t numex_time_after(const numex_in *in, size_t q, int after_date, num
   return q + k;
 }
 
+/* Parts of a year or a month, kept in the span (1998年底, 12月中旬); the
+ * value stays the year's or the month's. */
+static const char *const numex_date_parts[] = {"底", "初", "末", "上旬", "中旬", "下旬", NULL};
+
+/* The length of a part at q (0: none, or one that begins a longer word:
+ * 1998年初中毕业). */
+static size_t numex_date_part(const numex_in *in, size_t q) {
+  size_t k = numex_lits(in, q, numex_date_parts, NULL);
+  fc_numex_word w;
+  return k && !(numex_held(in, q + k, NUMEX_GAP_REL, &w) && w.start >= q) ? k : 0;
+}
+
 /* A date at p: Y年[M月[D日|号]], M月[D日|号] or D日, then an optional
  * daypart and clock time.  A year is four digits (1814, 一九九八,
  * １９９８), or any number after 公元 (era 1) / 公元前 (era 2).  Returns the
@@ -849,14 +952,17 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
   numex_number(in, p, 0, &x);
   if (x.e == p || x.bad) return 0;
   q = x.e;
-  if ((k = numex_lit(in, q, "年")) && !numex_lit(in, q + k, "代")) {
-    int four = x.positional && x.ndig == 4 && !x.approx && x.ok;
-    if (!(four || (era && numex_field(&x, 1, 9999)))) return 0;
+  if ((k = numex_lit(in, q, "年")) && !numex_lit(in, q + k, "代") && !numex_lit(in, q + k, "的历史") &&
+      !numex_lit(in, q + k, "历史") && !numex_lit(in, q + k, "之久")) {
+    /* four digits are a year up to 2100 (5000年的历史, 半衰期为5730年: an
+     * amount of time); after 公元 a year of any size */
+    int four = x.positional && x.ndig == 4 && !x.approx && x.ok && x.v <= 2100;
+    if (!(four || (era && numex_field(&x, 1, 999999)))) return 0;
     t->y = era == 2 ? 1 - (int)x.v : (int)x.v;
     t->hasy = 1;
     q += k;
     numex_number(in, q, 0, &m);
-    if (!numex_field(&m, 1, 12) || !(k = numex_lit(in, m.e, "月"))) return q;
+    if (!numex_field(&m, 1, 12) || !(k = numex_lit(in, m.e, "月"))) return q + numex_date_part(in, q);
     t->mo = (int)m.v;
     q = m.e + k;
   } else if ((k = numex_lit(in, q, "月"))) {
@@ -877,7 +983,7 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
     t->d = (int)d.v;
     return numex_time_after(in, d.e + k, 1, t);
   }
-  return q;
+  return q + numex_date_part(in, q);
 }
 
 /* Writes v for an ISO duration: integer, or up to 3 decimals. */
@@ -923,9 +1029,39 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
     return q + k;
   }
   u = numex_unit_at(in, q, &ul);
+  {
+    /* 一个半小时, 两个半月: 个半 before a unit of hours, weeks or months
+     * (月 there stands for 个月) adds a half */
+    size_t ul2 = 0;
+    const numex_unit *u2 = NULL;
+    if (numex_lit(in, q, "个半")) {
+      if (numex_lit(in, q + 6, "月")) {
+        u2 = numex_unit_named("个月");
+        ul2 = 3;
+      } else {
+        u2 = numex_unit_at(in, q + 6, &ul2);
+      }
+    }
+    if (u2 && u2->kind == NUMEX_U_DUR && !u2->approx && (u2->dur == 'h' || u2->dur == 'M' || u2->dur == 'W')) {
+      F->v += 0.5;
+      F->isint = 0;
+      F->lone = 0;
+      v = (ctx & NUMEX_CTX_NEG) ? -F->v : F->v;
+      u = u2;
+      ul = ul2 + 6;
+    }
+  }
+  if (u && F->arabic && (!strcmp(u->s, "两") || !strcmp(u->s, "兩"))) u = NULL; /* 1997两年, 3∶2两胜 */
+  if (u) {
+    /* a unit that starts a longer word is none: 300万人口, 这一发现 */
+    fc_numex_word w;
+    if (numex_held(in, q + ul, NUMEX_GAP_UNIT, &w) && w.start >= q) u = NULL;
+  }
   if (u) {
     size_t e = q + ul;
     if (!firm && !F->arabic && (F->lone || F->pair) && numex_lone_guarded(in, s, e)) return 0;
+    /* 一个个, 一朵朵: one by one, no count */
+    if (!firm && F->lone && ul == 3 && e + 3 <= in->n && memcmp(in->t + q, in->t + e, 3) == 0) return 0;
     x->us = q;
     x->ue = e;
     if (u->approx) x->approx = 1;
@@ -940,6 +1076,19 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
       x->type = FC_NX_TIME;
       x->duration = 1;
       x->has_value = 0;
+      /* 这一年, 那一天: a time pointed at, not an amount of time */
+      if (F->lone && v == 1 && (numex_before(in, s, "这") || numex_before(in, s, "那"))) {
+        x->duration = 0;
+        x->relative = 1;
+        x->value = 0;
+        return e;
+      }
+      /* 三年半, 两天半: and a half */
+      if (!x->approx && (u->dur == 'Y' || u->dur == 'D') && numex_lit(in, e, "半") && !numex_lit(in, e, "半夜")) {
+        v += 0.5;
+        x->value = F->ok ? v : 0;
+        e += 3;
+      }
       if ((k = numex_lits(in, e, numex_rel_after, &which)) && !numex_lit(in, e, "前往")) {
         x->relative = 1;
         return e + k;
@@ -987,6 +1136,7 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
     return e;
   }
   if (!firm && !F->arabic && (F->lone || F->pair)) return 0;
+  if (!F->arabic && numex_lit(in, q, "世")) return 0; /* 约翰二十三世: a regnal number */
   x->type = (ctx & NUMEX_CTX_MONEY) ? FC_NX_MONEY : FC_NX_NUMBER;
   x->value = F->ok ? v : 0;
   x->has_value = F->ok && !F->approx;
@@ -1165,8 +1315,20 @@ static size_t numex_weekday(const numex_in *in, size_t p, fc_numex *x) {
   x->type = FC_NX_TIME;
   x->s = p;
   x->relative = rel;
+  x->weekday = 1;
   x->value = d >= 6 ? 7 : d + 1;
   return q;
+}
+
+/* 1 when 负 at p ends a word (减负, 胜负, 抱负, 正负, 欺负): no sign. */
+static int numex_neg_word(const numex_in *in, size_t p) {
+  static const char *const before[] = {"减", "胜", "抱", "正", "欺", "辜", "自", "担", "背", "肩", "重", "亏", NULL};
+  fc_numex_word w;
+  int i;
+  if (!numex_lit(in, p, "负")) return 0;
+  for (i = 0; before[i]; i++)
+    if (numex_before(in, p, before[i])) return 1;
+  return numex_held(in, p, NUMEX_GAP_REL, &w) && w.start < p;
 }
 
 /* Keyword-led forms at p.  Returns the end or 0; *skip may move the scan
@@ -1230,8 +1392,11 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     }
     if (shu) return 0; /* 上, 近: other forms below */
   }
-  if ((k = numex_lit(in, p, "零下")) || (k = numex_lit(in, p, "零上"))) { /* 零下5度 */
-    int neg = numex_lit(in, p, "零下") ? NUMEX_CTX_NEG : 0;
+  if ((k = numex_lit(in, p, "零下")) || (k = numex_lit(in, p, "零上")) ||
+      (((k = numex_lit(in, p, "负")) || (k = numex_lit(in, p, "−"))) && numex_starts(numex_at(in, p + k, &e)) &&
+       !numex_neg_word(in, p))) {
+    /* 零下5度, 负五摄氏度, −5℃ (the ASCII hyphen is a dash too often) */
+    int neg = numex_lit(in, p, "零上") ? 0 : NUMEX_CTX_NEG;
     if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | neg, x, &sk))) {
       x->s = p;
       return e;
@@ -1263,8 +1428,13 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     }
     return 0;
   }
+  /* a relative word or weekday is no start of a word's second half (the
+   * static guards without the text's words) and no end of a word's first */
   guarded = numex_rel_guarded(in, p);
-  if (!guarded && (e = numex_weekday(in, p, x))) return e;
+  if (!guarded && (e = numex_weekday(in, p, x))) {
+    if (!numex_split_word(in, p, e, !numex_before(in, p, "每"))) return e; /* 每周一: every Monday */
+    memset(x, 0, sizeof *x);
+  }
   if ((k = numex_lits(in, p, numex_holidays, &which))) {
     x->type = FC_NX_TIME;
     x->s = p;
@@ -1272,12 +1442,18 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     x->has_value = x->iso[0] != 0;
     return p + k;
   }
-  if (!guarded && (k = numex_lits(in, p, numex_relative, NULL))) {
+  if (!guarded && ((k = numex_lits(in, p, numex_relative, NULL)) ||
+                   (p + 6 <= in->n && !memcmp(in->t + p, in->t + p + 3, 3) && /* a doubled 上 or 下 */
+                    (k = numex_lits(in, p, numex_relative2, NULL))))) {
     numex_tm_init(&t);
     x->type = FC_NX_TIME;
     x->s = p;
     x->relative = 1;
-    return numex_time_after(in, p + k, 0, &t);
+    /* 去年底, 今年初: the part of a year or a month stays with it */
+    if (numex_before(in, p + k, "年") || numex_before(in, p + k, "月")) k += numex_date_part(in, p + k);
+    e = numex_time_after(in, p + k, 0, &t);
+    if (!numex_split_word(in, p, e, 1)) return e;
+    memset(x, 0, sizeof *x);
   }
   if ((k = numex_lits(in, p, numex_dayparts, &which))) {
     numex_tm_init(&t);
@@ -1324,7 +1500,7 @@ static int numex_kw_start(uint32_t c) {
   case 0x7AEF: /* 端 */ case 0x91CD: /* 重 */ case 0x52B3: /* 劳 */ case 0x513F: /* 儿 */
   case 0x5EFA: /* 建 */ case 0x6559: /* 教 */ case 0x60C5: /* 情 */ case 0x5E73: /* 平 */
   case 0x76EE: /* 目 */ case 0x73B0: /* 现 */ case 0x5982: /* 如 */ case 0x6700: /* 最 */
-  case 0x5F80: /* 往 */ case 0x56FD: /* 国 */
+  case 0x5F80: /* 往 */ case 0x56FD: /* 国 */ case 0x8D1F: /* 负 */ case 0x2212: /* − */
     return 1;
   default:
     return 0;
@@ -1338,7 +1514,8 @@ static int numex_starts(uint32_t c) {
 int fc_numex_selfcheck(void) {
   static const char *const *const lists[] = {numex_relative, numex_dayparts, numex_dayparts1, numex_holidays, NULL};
   static const char *const more[] = {"第", "百分之", "千分之", "万分之", "数", "零下", "$", "US$", "HK$", "¥", "￥",
-                                     "€", "£", "人民币", "公元", "上", "下", "本", "这", "星期", "礼拜", "周", "零上", NULL};
+                                     "€", "£", "人民币", "公元", "上", "下", "本", "这", "星期", "礼拜", "周", "零上",
+                                     "负", "−", NULL};
   int i, j;
   uint32_t cp;
   for (i = 0; lists[i]; i++)
@@ -1358,11 +1535,18 @@ int fc_numex_selfcheck(void) {
 }
 
 fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) {
+  return fc_numex_scan_words(text, len, NULL, NULL, fn, ctx);
+}
+
+fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
+                             void *ctx) {
   numex_in in;
   size_t p = 0;
   if (!fn || (!text && len)) return FENCI_BADARG;
   in.t = (const uint8_t *)text;
   in.n = len;
+  in.gap = gap;
+  in.gctx = gctx;
   while (p < len) {
     fc_numex x;
     size_t l, e = 0, skip = 0, k;
@@ -1381,11 +1565,22 @@ fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) 
         continue;
       }
     }
-    memset(&x, 0, sizeof x);
-    if (numex_kw_start(c)) e = numex_keyword(&in, p, &x, &skip);
+    if (numex_kw_start(c)) { /* x is cleared only where a form may start: most characters start none */
+      memset(&x, 0, sizeof x);
+      e = numex_keyword(&in, p, &x, &skip);
+    }
     if (e <= p && starts) {
       memset(&x, 0, sizeof x);
       e = numex_numeric(&in, p, 0, &x, &skip);
+    }
+    if (e > p && starts && in.gap && numex_adigit(c) < 0) {
+      /* a Chinese numeral that begins an idiom: 四分五裂, 一笔不苟 (skipped
+       * whole; no idiom begins with an Arabic number) */
+      fc_numex_word w;
+      if (numex_held(&in, e, NUMEX_GAP_IDIOM, &w) && w.start <= p && w.set_phrase) {
+        p = e;
+        continue;
+      }
     }
     if (e > p) {
       x.e = e;

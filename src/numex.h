@@ -83,6 +83,7 @@ typedef struct fc_numex {
   int approx;      /* 1: a vague amount (十几, 数百, 三四个, 300多); has_value is 0 */
   int ordinal;     /* NUMBER: 1 for 第N */
   int duration;    /* TIME: 1 for an amount of time (三天, 两个月, 十分钟) */
+  int weekday;     /* TIME: 1 for a weekday (周三, 上周五); value is its ISO number */
 } fc_numex;
 
 /* Receives each expression; x is valid only during the call.  Non-zero stops. */
@@ -94,6 +95,24 @@ typedef int (*fc_numex_fn)(void *ctx, const fc_numex *x);
  * FENCI_BADARG when fn is NULL or text is NULL with len > 0.
  * Thread-safe. */
 fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx);
+
+/* What the text's words say about a cut at byte p (wordgap.h). */
+typedef struct fc_numex_word {
+  double cost;       /* nats the best lexicon path gives up to cut at p (0: it cuts there) */
+  size_t start, end; /* its word over p (start = end = p when it cuts there) */
+  int set_phrase;    /* that word is an idiom or a fixed expression (lexicon tags i, l) */
+} fc_numex_word;
+/* Fills *w for p.  Non-zero: no answer (the scan then goes on as without
+ * words; the caller keeps the reason). */
+typedef int (*fc_numex_gap_fn)(void *ctx, size_t p, fc_numex_word *w);
+
+/* fc_numex_scan, with the words of the text asked where a relative word,
+ * a unit or a number-led expression could be the start or the end of a
+ * longer word (去年轻人, 会议上周旋, 300万人口, 三年级, 一本正经): such a
+ * match is not taken.  Without gap (NULL) the static guards of numex.c
+ * decide, as in fc_numex_scan. */
+fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
+                             void *ctx);
 
 /* 1 when the internal word lists agree with the scanner's first-character
  * filters (every keyword starts with a character the filter lets through);

@@ -32,6 +32,7 @@ struct fenci_tagger {
   size_t ecap;
   uint32_t *url;      /* URL and e-mail byte spans of a block */
   size_t ucap;
+  struct fc_gap *gap; /* the lexicon's word boundaries near times and quantities (wordgap.h) */
 
   char errmsg[200];
 };

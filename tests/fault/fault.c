@@ -209,6 +209,7 @@ typedef struct ft_ctx {
   const char *text;
   size_t text_len;
   const ft_toks *expect;  /* reference tokens for text with opts */
+  const void *expect_ents; /* reference entities (op_entities) */
   const char *dict_text;
   size_t dict_len;
 } ft_ctx;
@@ -332,6 +333,57 @@ static fenci_rc op_tagger_segment(void *ctx) {
       long keep = ft_state.fail_at;
       ft_disarm();
       if (ft_segment_cmp(c, t) != FENCI_OK) FT_FAIL("tagger unusable after FENCI_NOMEM");
+      ft_state.fail_at = keep;
+    }
+  }
+  fenci_tagger_free(t);
+  return rc;
+}
+
+/* Entities of a text with names, times and quantities, and the words
+ * the time and quantity rules ask the lexicon about (wordgap.c). */
+static const char ft_ent_text[] =
+    "1814年4月6日，拿破仑在枫丹白露宫签署了退位诏书，共消耗了约22万发炮弹。该市有300万人口，"
+    "双方在维也纳会议上周旋，他们去年轻人聚集的地方，每周一出版，去年底完成，负五摄氏度。\n"
+    "瓦莱夫斯卡伯爵夫人从华沙赶来，五十两银子，上午9:30，3.5%。\n";
+
+typedef struct ft_ents {
+  size_t n;
+  unsigned long h; /* a hash of every entity's type, offsets and value */
+} ft_ents;
+
+static int ft_ent_collect(void *ctx, const fenci_entity *e) {
+  ft_ents *v = ctx;
+  const char *s = e->value_text ? e->value_text : "";
+  v->n++;
+  v->h = v->h * 1000003u + (unsigned long)e->type * 31u + e->start * 7u + e->end + (unsigned long)e->cstart * 13u;
+  v->h = v->h * 31u + (unsigned long)(long long)(e->value * 1000);
+  while (*s) v->h = v->h * 131u + (unsigned char)*s++;
+  return 0;
+}
+
+static fenci_rc ft_entities_cmp(ft_ctx *c, fenci_tagger *t, const ft_ents *ref) {
+  ft_ents v = {0, 0};
+  fenci_rc rc = fenci_entities(t, ft_ent_text, sizeof ft_ent_text - 1, ft_ent_collect, &v);
+  if (rc == FENCI_OK && ref && (v.n != ref->n || v.h != ref->h))
+    FT_FAIL("entities differ from the reference (%zu vs %zu)", v.n, ref->n);
+  (void)c;
+  return rc;
+}
+
+/* tagger creation + fenci_entities; after a failure the same tagger must
+ * give the reference entities */
+static fenci_rc op_entities(void *ctx) {
+  ft_ctx *c = ctx;
+  const ft_ents *ref = (const ft_ents *)c->expect_ents;
+  fenci_tagger *t = NULL;
+  fenci_rc rc = fenci_tagger_new(&t, c->m, FENCI_MODE_DEFAULT);
+  if (rc == FENCI_OK) {
+    rc = ft_entities_cmp(c, t, ref);
+    if (rc == FENCI_NOMEM) {
+      long keep = ft_state.fail_at;
+      ft_disarm();
+      if (ft_entities_cmp(c, t, ref) != FENCI_OK) FT_FAIL("tagger unusable for entities after FENCI_NOMEM");
       ft_state.fail_at = keep;
     }
   }
@@ -512,6 +564,18 @@ static void ft_model(const char *path, const char *dict_text, size_t dict_len, c
       }
     }
     c.expect = NULL;
+  }
+  if (fenci_model_has_ner(c.m)) {
+    ft_ents ref = {0, 0};
+    fenci_tagger *t = NULL;
+    if (fenci_tagger_new(&t, c.m, FENCI_MODE_DEFAULT) != FENCI_OK ||
+        fenci_entities(t, ft_ent_text, sizeof ft_ent_text - 1, ft_ent_collect, &ref) != FENCI_OK)
+      FT_FAIL("reference entities failed");
+    fenci_tagger_free(t);
+    c.expect_ents = &ref;
+    snprintf(name, sizeof name, "tagger_new+entities %s", base);
+    ft_loop(name, op_entities, &c);
+    c.expect_ents = NULL;
   }
   /* the model stays usable after all of that */
   {

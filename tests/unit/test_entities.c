@@ -37,6 +37,45 @@ static const fenci_entity *find(const ents *v, const char *text, const char *w, 
   return NULL;
 }
 
+/* The entities of v over text as "TYPE text" joined by " ; ", names
+ * (PER LOC ORG) only when names is set. */
+static void render(const ents *v, const char *text, int names, char *out, size_t cap) {
+  size_t i, o = 0;
+  out[0] = 0;
+  for (i = 0; i < v->n && i < 4096 && o < cap; i++) {
+    const fenci_entity *e = &v->e[i];
+    if (!names && e->type <= FENCI_ENT_ORG) continue;
+    o += (size_t)snprintf(out + o, cap - o, "%s%s %.*s", o ? " ; " : "", fenci_entity_type_name(e->type),
+                          (int)(e->end - e->start), text + e->start);
+  }
+}
+
+/* Times and quantities where the lexicon's words decide (src/wordgap.c):
+ * a relative word, a unit or an idiom that is part of another word is
+ * not taken; names without the title after them.  Input, then what must
+ * be found ("" nothing; with the names when the line starts with '*'). */
+static const char *const word_cases[][2] = {
+    {"双方在维也纳会议上周旋。", ""},
+    {"每当天黑的时候", ""},
+    {"他们去年轻人聚集的地方。", ""},
+    {"原来年轻人都喜欢", ""},
+    {"这本周刊", ""},
+    {"他在网上周游世界", ""},
+    {"国家四分五裂", ""},
+    {"这一发现很重要", ""},
+    {"该市有300万人口。", "NUMBER 300万"},
+    {"全国各地的数万群众参加了", "NUMBER 数万"},
+    {"每周一出版", "TIME 周一"},
+    {"从现在起", "TIME 现在"},
+    {"三天后回来", "TIME 三天后"},
+    {"去年底完成", "TIME 去年底"},
+    {"两年间", "TIME 两年"},
+    {"5年来", "TIME 5年"},
+    {"三个人", "QUANTITY 三个"},
+    {"*张老师和李同志、陈女士来了。", "PER 张 ; PER 李 ; PER 陈"},
+    {"*瓦莱夫斯卡伯爵夫人带着孩子从华沙赶来探望", "PER 瓦莱夫斯卡 ; LOC 华沙"},
+};
+
 static void check_order(const ents *v, size_t len, const char *what) {
   size_t i, bad = 0;
   for (i = 0; i < v->n && i < 4096; i++) {
@@ -114,6 +153,17 @@ int main(void) {
     INT_EQ(fenci_entities(t, c, strlen(c), collect, v), FENCI_OK);
     e = find(v, c, "6日", FENCI_ENT_TIME);
     OK(e && e->cend == 4, "6日 at the end of the line");
+  }
+  {
+    size_t k;
+    char got[1024];
+    for (k = 0; k < sizeof word_cases / sizeof word_cases[0]; k++) {
+      const char *in = word_cases[k][0] + (word_cases[k][0][0] == '*');
+      v->n = 0;
+      INT_EQ(fenci_entities(t, in, strlen(in), collect, v), FENCI_OK);
+      render(v, in, word_cases[k][0][0] == '*', got, sizeof got);
+      OK(!strcmp(got, word_cases[k][1]), "%s: got \"%s\", want \"%s\"", in, got, word_cases[k][1]);
+    }
   }
   /* stopping */
   v->n = 0;
