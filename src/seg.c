@@ -219,8 +219,9 @@ static uint16_t fc_tag_id(const fenci_tagger *t, size_t i) {
 static fenci_rc fc_tag_chunk(fenci_tagger *t, const uint8_t *chunk, size_t nt, size_t nall) {
   const fc_scan *s = &t->scan;
   size_t k, nl = t->n_pctx, nr = nall - nt > FC_POS_CTX ? nt + FC_POS_CTX : nall, keep;
+  size_t nx = nall == nt ? t->n_rctx : 0; /* after a hard cut: the words that follow it */
   uint32_t from;
-  fenci_rc rc = fc_pos_room(t, nl + nr + 1);
+  fenci_rc rc = fc_pos_room(t, nl + nr + nx + 1);
   if (rc != FENCI_OK) return rc;
   memcpy(t->pwords, t->pctx, nl * sizeof *t->pwords);
   for (k = 0, from = 0; k < nr; k++) {
@@ -231,7 +232,8 @@ static fenci_rc fc_tag_chunk(fenci_tagger *t, const uint8_t *chunk, size_t nt, s
     w->kind = to == from + 1 ? s->u[from].kind : FENCI_KIND_WORD;
     from = to;
   }
-  rc = fc_tag_run(t, nl + nr);
+  memcpy(t->pwords + nl + nr, t->rctx, nx * sizeof *t->pwords);
+  rc = fc_tag_run(t, nl + nr + nx);
   if (rc != FENCI_OK) return rc;
   for (k = 0; k < nt; k++) t->tok[k].tag = fc_tag_id(t, nl + k);
   /* the context of the next chunk: these words' bytes are the caller's;
@@ -288,7 +290,9 @@ fenci_rc fenci_tag_words(fenci_tagger *t, const char *const *words, const size_t
 /* Segments chunk[0..len) and emits its tokens.  With keep < len (a chunk cut
  * in the middle of running text) only the tokens ending at or before keep
  * are emitted, and *used says where they end: the rest is segmented again
- * with the following text, so no word is split by a chunk boundary. */
+ * with the following text, so no word is split by a chunk boundary.
+ * Without em, the first FC_POS_CTX tokens become the tagger's right
+ * context after a hard cut (t->rctx), untagged and not emitted. */
 static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t len, size_t keep, const fc_emit *em,
                                  size_t *used) {
   const fenci_model *m = t->m;
@@ -362,6 +366,18 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   }
   *used = len;
   nall = nt;
+  if (!em) {
+    for (k = 0, from = 0; k < nt && k < FC_POS_CTX; k++) {
+      fc_posword *w = &t->rctx[k];
+      uint32_t to = t->tok[k].end;
+      w->s = chunk + s->u[from].start;
+      w->len = s->u[to - 1].end - s->u[from].start;
+      w->kind = to == from + 1 ? s->u[from].kind : FENCI_KIND_WORD;
+      from = to;
+    }
+    t->n_rctx = k;
+    return FENCI_OK;
+  }
   if (keep < len) {
     /* the last token ending at or before keep; all tokens if none does */
     size_t lastk = nt;
@@ -445,18 +461,22 @@ fenci_rc fenci_segment(fenci_tagger *t, const char *text, size_t len, fenci_toke
   while (pos < len) {
     const uint8_t *p = (const uint8_t *)text + pos;
     int hard;
-    size_t n = fc_chunk_end(p, len - pos, &hard), used = n, span = n;
-    fenci_rc rc;
+    size_t n = fc_chunk_end(p, len - pos, &hard), used = n;
+    fenci_rc rc = FENCI_OK;
     em.base = pos;
     /* a hard cut leaves the tagger no words after the chunk: the text that
-     * follows is segmented with it too (its words are only right context,
-     * segmented again with the next chunk), so the words before the cut
-     * are tagged as they are in an uncut line */
+     * follows is segmented on its own first (as the next chunk will be),
+     * its first words the chunk's right context, so the words before the
+     * cut are tagged as they are in an uncut line; the chunk itself is cut
+     * exactly as without tags (a unit or word across the cut would
+     * otherwise move it: a run of one punctuation mark past 64 KB) */
+    t->n_rctx = 0;
     if (hard && (t->opts & FENCI_OPT_POS) && n < len - pos) {
-      span = len - pos - n > FC_POS_RCTX ? n + FC_POS_RCTX : len - pos;
-      while (span < len - pos && span > n && (p[span] & 0xC0) == 0x80) span--;
+      size_t r = len - pos - n > FC_POS_RCTX ? FC_POS_RCTX : len - pos - n, rused;
+      while (r > 0 && n + r < len - pos && (p[n + r] & 0xC0) == 0x80) r--;
+      if (r > 0) rc = fc_segment_chunk(t, p + n, r, r, NULL, &rused);
     }
-    rc = fc_segment_chunk(t, p, span, hard ? n : n - FC_CHUNK_OVERLAP, &em, &used);
+    if (rc == FENCI_OK) rc = fc_segment_chunk(t, p, n, hard ? n : n - FC_CHUNK_OVERLAP, &em, &used);
     if (rc != FENCI_OK) {
       if (rc == FENCI_STOPPED) snprintf(t->errmsg, sizeof t->errmsg, "stopped by the token callback");
       else snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));

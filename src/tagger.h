@@ -25,6 +25,8 @@ struct fenci_tagger {
   size_t pcap;
   fc_posword pctx[FC_POS_CTX]; /* the last words of the previous chunk of this fenci_segment call */
   size_t n_pctx;
+  fc_posword rctx[FC_POS_CTX]; /* the first words after a hard cut, segmented on their own */
+  size_t n_rctx;
   fc_ner_work nw;     /* entities (entities.c) */
   uint32_t *ecp;      /* code points of a block */
   uint32_t *eoff;     /* their byte offsets, ecap + 1 */
