@@ -15,6 +15,7 @@
 #include "nertag.h"
 #include "numex.h"
 #include "tagger.h"
+#include "t2s.h"
 #include "units.h"
 #include "wordgap.h"
 
@@ -31,6 +32,9 @@ void fc_entities_free(fenci_tagger *t) {
   if (t->gap) fc_gap_free(t->gap, a);
   fc_free(a, t->gap);
   t->gap = NULL;
+  fc_free(a, t->efold);
+  t->efold = NULL;
+  t->efcap = 0;
   t->url = NULL;
   t->ucap = 0;
   t->ecp = NULL;
@@ -48,6 +52,7 @@ const char *fenci_entity_type_name(int type) {
 typedef struct fc_ent_block {
   fenci_tagger *t;
   const char *text; /* the block */
+  const char *rtext; /* what the time and quantity rules read: the block, or its simplified copy */
   size_t len;       /* its length in bytes */
   int nomem;        /* the words near a time or quantity could not be read */
   size_t base;      /* byte offset of the block in the caller's text */
@@ -169,7 +174,7 @@ static int fc_ent_gap(void *ctx, size_t p, fc_numex_word *w) {
     b->nomem = 1;
     return 1;
   }
-  if (fc_gap_at(t->gap, t->m, (const uint8_t *)b->text, b->len, p, &g, a) != FENCI_OK) {
+  if (fc_gap_at(t->gap, t->m, (const uint8_t *)b->rtext, b->len, p, &g, a) != FENCI_OK) {
     b->nomem = 1;
     return 1;
   }
@@ -271,11 +276,30 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
       t->elab = q;
       t->ecap = nc;
     }
+    b.rtext = text + pos;
     while (p < bl) {
-      uint32_t cp;
+      uint32_t cp, sc;
       size_t k = fc_utf8_decode((const uint8_t *)text + pos + p, bl - p, &cp);
       t->eoff[n] = (uint32_t)p;
       t->ecp[n++] = cp == FC_BADCP ? 0xFFFD : cp;
+      if (k == 3 && cp >= 0x3400 && (sc = fc_t2s_bmp_char(cp)) != cp && sc >= 0x800 && sc < 0x10000) {
+        /* the rules are written in simplified characters: they read a copy
+         * with each traditional character that keeps its width simplified
+         * (三點五公斤, 兩個月, 下週一), offsets unchanged */
+        if (b.rtext == text + pos) {
+          if (bl > t->efcap) {
+            void *q = fc_realloc(a, t->efold, bl);
+            if (!q) return FENCI_NOMEM;
+            t->efold = q;
+            t->efcap = bl;
+          }
+          memcpy(t->efold, text + pos, bl);
+          b.rtext = t->efold;
+        }
+        t->efold[p] = (char)(0xE0 | (sc >> 12));
+        t->efold[p + 1] = (char)(0x80 | ((sc >> 6) & 0x3F));
+        t->efold[p + 2] = (char)(0x80 | (sc & 0x3F));
+      }
       p += k;
     }
     t->eoff[n] = (uint32_t)bl;
@@ -332,7 +356,7 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
         return rc;
       }
     }
-    rc = fc_numex_scan_words(b.text, bl, t->m->n_words ? fc_ent_gap : NULL, &b, fc_ent_numex, &b);
+    rc = fc_numex_scan_words(b.rtext, bl, t->m->n_words ? fc_ent_gap : NULL, &b, fc_ent_numex, &b);
     if (rc == FENCI_OK && b.nomem) rc = FENCI_NOMEM;
     if (rc == FENCI_OK) fc_ent_names_until(&b, n);
     if (b.stopped) {

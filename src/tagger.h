@@ -35,6 +35,8 @@ struct fenci_tagger {
   uint32_t *url;      /* URL and e-mail byte spans of a block */
   size_t ucap;
   struct fc_gap *gap; /* the lexicon's word boundaries near times and quantities (wordgap.h) */
+  char *efold;        /* a block with traditional characters simplified, byte for byte */
+  size_t efcap;
 
   char errmsg[200];
 };

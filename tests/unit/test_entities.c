@@ -72,6 +72,10 @@ static const char *const word_cases[][2] = {
     {"两年间", "TIME 两年"},
     {"5年来", "TIME 5年"},
     {"三个人", "QUANTITY 三个"},
+    /* traditional characters: the rules read them simplified */
+    {"他買了三點五公斤蘋果，下午三點回家。", "QUANTITY 三點五公斤 ; TIME 下午三點"},
+    {"下週一開會", "TIME 下週一"},
+    {"三個小時後", "TIME 三個小時後"},
     {"*张老师和李同志、陈女士来了。", "PER 张 ; PER 李 ; PER 陈"},
     {"*瓦莱夫斯卡伯爵夫人带着孩子从华沙赶来探望", "PER 瓦莱夫斯卡 ; LOC 华沙"},
 };
