@@ -1317,6 +1317,10 @@ static size_t numex_weekday(const numex_in *in, size_t p, fc_numex *x) {
   x->relative = rel;
   x->weekday = 1;
   x->value = d >= 6 ? 7 : d + 1;
+  /* TimeML's form of a weekday: any year, any week, day N (上周三 is a
+   * Wednesday too, though relative) */
+  snprintf(x->iso, sizeof x->iso, "XXXX-WXX-%d", (int)x->value);
+  x->has_value = 1;
   return q;
 }
 

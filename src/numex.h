@@ -36,8 +36,9 @@
  *             20世纪 -> "19", 20世纪90年代 -> "199", 1990年代 -> "199",
  *             90年代 alone -> "" (the century is not given);
  *             公元前221年 -> "-0220" (astronomical year numbering);
- *             weekdays 星期三 / 周三 / 礼拜天 (iso "", value = ISO weekday
- *             1..7); bare dayparts (上午, 晚上: iso "");
+ *             weekdays 星期三 / 周三 / 礼拜天 (iso "XXXX-WXX-3", TimeML's
+ *             form, value = ISO weekday 1..7, weekday = 1); bare dayparts
+ *             (上午, 晚上: iso "");
  *             holidays (元旦 -> "--01-01", 国庆节 -> "--10-01"; lunar
  *             ones such as 春节 have iso "");
  *             relative expressions (次日 昨天 今年 上个月 上周三 明天上午

@@ -111,7 +111,7 @@ Token = namedtuple("Token", "word start end byte_start byte_end kind tag flags")
 # in characters, byte_start/byte_end in the UTF-8 text; value a float, an
 # ISO 8601 str (TIME) or None; unit a str or None; flags ENTF_* bits.
 Entity = namedtuple("Entity", "type text start end byte_start byte_end value unit flags")
-ENTF_RELATIVE, ENTF_APPROX, ENTF_ORDINAL, ENTF_DURATION = 1, 2, 4, 8
+ENTF_RELATIVE, ENTF_APPROX, ENTF_ORDINAL, ENTF_DURATION, ENTF_WEEKDAY = 1, 2, 4, 8, 16
 Token.__doc__ = """A token: word, character offsets [start, end), byte offsets into the
 UTF-8 text [byte_start, byte_end), kind ('word', 'latin', 'number', 'url',
 'email', 'punct', 'space', 'invalid', 'other'), the lexicon tag ('' when

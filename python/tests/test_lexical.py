@@ -37,6 +37,11 @@ def test_entities_values_and_offsets():
         assert NAPOLEON.encode()[e.byte_start:e.byte_end].decode() == e.text
     assert fenci.entities(NAPOLEON.encode()) == ents  # bytes too
     assert fenci.entities("") == []
+    w = fenci.entities("周五放假，上周三开会，三天后回来")
+    assert [(e.text, e.value, e.flags) for e in w] == [
+        ("周五", "XXXX-WXX-5", fenci.ENTF_WEEKDAY),
+        ("上周三", "XXXX-WXX-3", fenci.ENTF_WEEKDAY | fenci.ENTF_RELATIVE),
+        ("三天后", None, fenci.ENTF_RELATIVE | fenci.ENTF_DURATION)]
 
 
 def test_entities_bad_input():
