@@ -19,17 +19,6 @@ void fc_lattice_free(fc_lattice *l, const fenci_alloc *a) {
   memset(l, 0, sizeof *l);
 }
 
-static float fc_unit_cost(const fc_unit *u, const fenci_model *m) {
-  switch (u->kind) {
-  case FENCI_KIND_SPACE:
-  case FENCI_KIND_PUNCT:
-  case FENCI_KIND_INVALID:
-    return 0.0f;
-  default:
-    return m->oov_cost;
-  }
-}
-
 static fenci_rc fc_lattice_reserve(fc_lattice *l, size_t n, const fenci_alloc *a) {
   if (n + 1 > l->cap) {
     size_t nc = n + 1 + (n + 1) / 2;
@@ -59,7 +48,7 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     /* no forced words (the usual case): a tighter loop without the checks */
     const fc_edge *e = s->e;
     for (i = n; i-- > 0;) {
-      double best = (double)fc_unit_cost(&s->u[i], m) + l->best[i + 1];
+      double best = fc_lex_unit_cost(&s->u[i], m) + l->best[i + 1];
       int32_t nx = -1;
       uint32_t q, qe = s->first[i + 1];
       for (q = s->first[i]; q < qe; q++) {
@@ -103,7 +92,7 @@ fenci_rc fc_lattice_best(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
       l->next[i] = nx;
       continue;
     }
-    best = (double)fc_unit_cost(u, m) + l->best[i + 1];
+    best = fc_lex_unit_cost(u, m) + l->best[i + 1];
     for (k = s->first[i]; k < s->first[i + 1]; k++) {
       const fc_edge *e = &s->e[k];
       double c;
@@ -161,7 +150,7 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     fc_dat_match lm[FC_MAXM];
     uint32_t ends[FC_MAXM];
     size_t nl, k, ne = 0;
-    double b = (double)fc_unit_cost(u, m) + best[i + 1];
+    double b = fc_lex_unit_cost(u, m) + best[i + 1];
     int32_t bt = -1;
     uint32_t bv = 0;
     run = u->h3 ? run + 1 : 0;

@@ -70,6 +70,16 @@ static inline size_t fc_lex_prefix_run(const fenci_model *m, const uint32_t fe[2
   return nl;
 }
 
+/* The cost of a unit standing alone on the lexicon lattice: nothing for
+ * whitespace, punctuation and invalid bytes, an unknown character's cost
+ * for the rest (fc_lattice_best, the lattice features of units.c and
+ * wordgap.c all count it so). */
+static inline double fc_lex_unit_cost(const fc_unit *u, const fenci_model *m) {
+  float c = u->kind == FENCI_KIND_SPACE || u->kind == FENCI_KIND_PUNCT || u->kind == FENCI_KIND_INVALID ? 0.0f
+                                                                                                     : m->oov_cost;
+  return (double)c;
+}
+
 /* The main-block character (FC_UNK_LO..FC_UNK_HI) whose UTF-8 starts s
  * (3 bytes readable), or 0. */
 static inline uint32_t fc_lex_h3(const uint8_t *s) {

@@ -410,13 +410,6 @@ _Static_assert(sizeof(fc_unit) <= 24, "fc_unit grew past 24 bytes");
 
 #define FC_LAT_HUGE 1e300 /* the cost of what no path reaches */
 
-/* The cost of a unit alone on the lattice, as in lattice.c. */
-static inline double fc_lat_unit_cost(const fc_unit *u, const fenci_model *m) {
-  float c = u->kind == FENCI_KIND_SPACE || u->kind == FENCI_KIND_PUNCT || u->kind == FENCI_KIND_INVALID ? 0.0f
-                                                                                                     : m->oov_cost;
-  return (double)c;
-}
-
 /* The magnitude step of a margin d >= 0 (nats): below 1, 2, 4, 8, 16, and
  * above (no alternative at all included). */
 static inline uint8_t fc_lat_step(double d) {
@@ -499,7 +492,7 @@ FC_UNITS_INLINE void fc_scan_lexfeats_pass(fc_scan *s, const fenci_model *m, con
       }
       continue;
     }
-    if (lat) b = fc_lat_unit_cost(&u[i], m) + best[i + 1];
+    if (lat) b = fc_lex_unit_cost(&u[i], m) + best[i + 1];
     nl = fc_scan_lex_at(s, m, i, run, lm, 0);
     for (k = 0; k < nl; k++) {
       uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len), l, q;
@@ -588,7 +581,7 @@ static fenci_rc fc_scan_lat_edges(fc_scan *s, const fenci_model *m, const fenci_
       nfz = (uint32_t)i;
       continue;
     }
-    b = fc_lat_unit_cost(u, m) + best[i + 1];
+    b = fc_lex_unit_cost(u, m) + best[i + 1];
     for (q = s->first[i]; q < s->first[i + 1]; q++) {
       const fc_edge *e = &s->e[q];
       double c;

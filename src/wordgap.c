@@ -39,12 +39,6 @@ static size_t fc_gap_walk(const uint8_t *t, size_t len, size_t p, int dir, size_
   return p;
 }
 
-static double fc_gap_unit_cost(const fc_unit *u, const fenci_model *m) {
-  return u->kind == FENCI_KIND_SPACE || u->kind == FENCI_KIND_PUNCT || u->kind == FENCI_KIND_INVALID
-             ? 0.0
-             : (double)m->oov_cost;
-}
-
 /* Units, words and both passes over text[lo, hi). */
 static fenci_rc fc_gap_window(fc_gap *g, const fenci_model *m, const uint8_t *text, size_t lo, size_t hi,
                               const fenci_alloc *a) {
@@ -55,7 +49,7 @@ static fenci_rc fc_gap_window(fc_gap *g, const fenci_model *m, const uint8_t *te
   if (fc_scan_units(s, text + lo, hi - lo, 1, a) != FENCI_OK) return FENCI_NOMEM;
   if (m->first && fc_model_first_all(m) != 0) return FENCI_NOMEM; /* fc_scan_lex_at reads the entries unchecked */
   n = s->n;
-  if (n > FC_GAP_MAXU) return FENCI_OK; /* cannot happen (a unit per character at least); no answer */
+  if (n > FC_GAP_MAXU) return FENCI_OK; /* invalid bytes, a unit each, came in groups of four: no answer */
   run[n] = 0;
   for (i = n; i-- > 0;) run[i] = s->u[i].h3 ? (uint8_t)(run[i + 1] < 255 ? run[i + 1] + 1 : 255) : 0;
   g->ne = 0;
@@ -80,7 +74,7 @@ static fenci_rc fc_gap_window(fc_gap *g, const fenci_model *m, const uint8_t *te
   for (i = 0; i <= n; i++) g->fwd[i] = 1e300;
   g->fwd[0] = 0;
   for (i = 0; i < n; i++) {
-    double c = g->fwd[i] + fc_gap_unit_cost(&s->u[i], m);
+    double c = g->fwd[i] + fc_lex_unit_cost(&s->u[i], m);
     if (c < g->fwd[i + 1]) g->fwd[i + 1] = c;
     for (k = g->efirst[i]; k < g->efirst[i + 1]; k++) {
       c = g->fwd[i] + (double)g->ecost[k];
@@ -91,7 +85,7 @@ static fenci_rc fc_gap_window(fc_gap *g, const fenci_model *m, const uint8_t *te
   g->nxt[n] = (uint32_t)n;
   g->nword[n] = FC_GAP_NOWORD;
   for (i = n; i-- > 0;) {
-    double b = fc_gap_unit_cost(&s->u[i], m) + g->bwd[i + 1];
+    double b = fc_lex_unit_cost(&s->u[i], m) + g->bwd[i + 1];
     uint32_t to = (uint32_t)i + 1, wd = FC_GAP_NOWORD;
     for (k = g->efirst[i]; k < g->efirst[i + 1]; k++) {
       double c = (double)g->ecost[k] + g->bwd[g->eto[k]];
