@@ -647,10 +647,9 @@ static const numex_unit *numex_unit_at(const numex_in *in, size_t q, size_t *ul)
  * it: 二十来岁, 十来个, 百来人 (一来 and 三来 are no amounts). */
 static int numex_lai(const numex_in *in, size_t q) {
   size_t ul;
-  double m;
   if (q < 3 || !numex_lit(in, q, "来")) return 0;
-  m = (numex_before(in, q, "十") ? 10 : numex_before(in, q, "百") ? 100 : numex_before(in, q, "千") ? 1000 : 0);
-  return m > 0 && numex_unit_at(in, q + 3, &ul) != NULL;
+  return (numex_before(in, q, "十") || numex_before(in, q, "百") || numex_before(in, q, "千")) &&
+         numex_unit_at(in, q + 3, &ul) != NULL;
 }
 
 /* ---------------------------------------------------------------- guards */

@@ -211,6 +211,13 @@ static uint16_t fc_tag_id(const fenci_tagger *t, size_t i) {
   return t->m->pos_tag[t->plab[i]];
 }
 
+/* The word of token [from, to) of the scan over chunk, for the tagger. */
+static void fc_tok_posword(const fc_scan *s, const uint8_t *chunk, uint32_t from, uint32_t to, fc_posword *w) {
+  w->s = chunk + s->u[from].start;
+  w->len = s->u[to - 1].end - s->u[from].start;
+  w->kind = to == from + 1 ? s->u[from].kind : FENCI_KIND_WORD;
+}
+
 /* POS tags of the chunk's first nt tokens, in context, into their tag: the
  * words before them are the last ones of the previous chunk (t->pctx), the
  * words after them the chunk's tokens from nt to nall (its tail, which the
@@ -224,14 +231,7 @@ static fenci_rc fc_tag_chunk(fenci_tagger *t, const uint8_t *chunk, size_t nt, s
   fenci_rc rc = fc_pos_room(t, nl + nr + nx + 1);
   if (rc != FENCI_OK) return rc;
   memcpy(t->pwords, t->pctx, nl * sizeof *t->pwords);
-  for (k = 0, from = 0; k < nr; k++) {
-    uint32_t to = t->tok[k].end;
-    fc_posword *w = &t->pwords[nl + k];
-    w->s = chunk + s->u[from].start;
-    w->len = s->u[to - 1].end - s->u[from].start;
-    w->kind = to == from + 1 ? s->u[from].kind : FENCI_KIND_WORD;
-    from = to;
-  }
+  for (k = 0, from = 0; k < nr; from = t->tok[k++].end) fc_tok_posword(s, chunk, from, t->tok[k].end, &t->pwords[nl + k]);
   memcpy(t->pwords + nl + nr, t->rctx, nx * sizeof *t->pwords);
   rc = fc_tag_run(t, nl + nr + nx);
   if (rc != FENCI_OK) return rc;
@@ -367,14 +367,7 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
   *used = len;
   nall = nt;
   if (!em) {
-    for (k = 0, from = 0; k < nt && k < FC_POS_CTX; k++) {
-      fc_posword *w = &t->rctx[k];
-      uint32_t to = t->tok[k].end;
-      w->s = chunk + s->u[from].start;
-      w->len = s->u[to - 1].end - s->u[from].start;
-      w->kind = to == from + 1 ? s->u[from].kind : FENCI_KIND_WORD;
-      from = to;
-    }
+    for (k = 0, from = 0; k < nt && k < FC_POS_CTX; from = t->tok[k++].end) fc_tok_posword(s, chunk, from, t->tok[k].end, &t->rctx[k]);
     t->n_rctx = k;
     return FENCI_OK;
   }
