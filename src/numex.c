@@ -72,11 +72,15 @@ static int numex_before(const numex_in *in, size_t p, const char *s) {
 /* The text's best lexicon path (wordgap.h) gives up more than this many
  * nats to cut at a point: a word runs across it there.  A time word is
  * refused at 2 nats, a unit only at 5 (more of its words are common:
- * 年间, 双手), an idiom that a numeral begins at 3.  Chosen on People's
+ * 年间, 双手), an idiom that a numeral begins at 3, a bare numeral that
+ * ends a longer word (路易十六) at 3.  Chosen on People's
  * Daily 1998-01-01..27 (docs/NUMEX.md, "Words"). */
 #define NUMEX_GAP_REL 2.0
 #define NUMEX_GAP_UNIT 5.0
 #define NUMEX_GAP_IDIOM 3.0
+#ifndef NUMEX_GAP_INSIDE
+#define NUMEX_GAP_INSIDE 5.0
+#endif
 
 /* 1 when the text's words run across p by more than nats (the scan was
  * given them); *w the word there. */
@@ -243,6 +247,11 @@ static void numex_chinese(const numex_in *in, size_t p, size_t limit, numex_num 
         if (dd < 0) stdbad = 1;
         else small += dd * m;
         lastsm = m;
+      } else if (m == 1e4 && lastmult == 1e4 && lastbig == 1e4 && pend < 0 && small == 0.0 && yi == 0.0) {
+        /* 四万万: the older 亿 */
+        yi = wan * 1e4;
+        wan = 0;
+        lastbig = 1e8;
       } else if (m == 1e4) {
         double sec = small + (pend > 0 ? pend : 0);
         if (sec == 0.0 || lastbig == 1e4) stdbad = 1;
@@ -775,11 +784,12 @@ typedef struct numex_tm {
   int hasy;               /* y is given */
   int y;                  /* year (astronomical: 公元前1年 is 0) */
   int mo, d, h, mi, sec;  /* -1: not given */
+  int dp;                 /* the daypart a clock time was read with (NUMEX_DP_*, 0 none) */
 } numex_tm;
 
 static void numex_tm_init(numex_tm *t) {
   t->mo = t->d = t->h = t->mi = t->sec = -1;
-  t->y = t->hasy = 0;
+  t->y = t->hasy = t->dp = 0;
 }
 
 /* Days of month mo (1..12) of year y (any year when hasy is 0: 29 in
@@ -816,6 +826,20 @@ static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap) {
   else if (t->h >= 0) snprintf(hm, sizeof hm, "T%02d:%02d", t->h, t->mi >= 0 ? t->mi : 0);
   snprintf(iso, cap, "%s%s%s", y, md, hm);
 }
+
+static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap);
+
+/* x is the time t: its ISO value, and whether it ends in a clock time (a
+ * range may follow: 下午3点到5点). */
+static void numex_time_out(const numex_tm *t, fc_numex *x) {
+  x->type = FC_NX_TIME;
+  numex_tm_iso(t, x->iso, sizeof x->iso);
+  x->has_value = x->iso[0] != 0;
+  x->clock = t->h >= 0 ? 1 + t->dp : 0;
+}
+
+/* What joins the ends of a range of times. */
+static const char *const numex_range_marks[] = {"到", "至", "～", "~", "-", "－", "—", "–", NULL};
 
 /* A clock time at p: H:MM[:SS] (Arabic), or H点/时 with 钟, 半, 一刻,
  * 三刻, 整 or M分 after it.  dp is the daypart before it (NUMEX_DP_*, 0
@@ -913,6 +937,7 @@ static size_t numex_clock(const numex_in *in, size_t p, int dp, int firm, numex_
   t->h = hh;
   t->mi = mi;
   t->sec = sec;
+  t->dp = dp;
   return q;
 }
 
@@ -941,14 +966,45 @@ static size_t numex_date_part(const numex_in *in, size_t q) {
   return k && !(numex_held(in, q + k, NUMEX_GAP_REL, &w) && w.start >= q) ? k : 0;
 }
 
+/* Reigns and the Republic: year N of an era is base + N - 1 (元年 its
+ * first), up to last.  The emperors' years ran on the lunar calendar, so
+ * only their year is given (康熙五十年三月 is 1711); the Republic's years
+ * (民国, Taiwan's calendar to this day) and Japan's are Gregorian years. */
+typedef struct numex_era {
+  const char *name;
+  int16_t base, last;
+  uint8_t lunar;
+} numex_era;
+
+static const numex_era numex_eras[] = {
+    {"民国", 1912, 200, 0}, {"明治", 1868, 45, 0}, {"大正", 1912, 15, 0}, {"昭和", 1926, 64, 0},
+    {"平成", 1989, 31, 0},  {"令和", 2019, 99, 0}, {"顺治", 1644, 18, 1}, {"康熙", 1662, 61, 1},
+    {"雍正", 1723, 13, 1},  {"乾隆", 1736, 60, 1}, {"嘉庆", 1796, 25, 1}, {"道光", 1821, 30, 1},
+    {"咸丰", 1851, 11, 1},  {"同治", 1862, 13, 1}, {"光绪", 1875, 34, 1}, {"宣统", 1909, 3, 1},
+    {"洪武", 1368, 31, 1},  {"永乐", 1403, 22, 1}, {"宣德", 1426, 10, 1}, {"正统", 1436, 14, 1},
+    {"成化", 1465, 23, 1},  {"弘治", 1488, 18, 1}, {"正德", 1506, 16, 1}, {"嘉靖", 1522, 45, 1},
+    {"隆庆", 1567, 6, 1},   {"万历", 1573, 48, 1}, {"天启", 1621, 7, 1},  {"崇祯", 1628, 17, 1},
+    {"贞观", 627, 23, 1},   {"开元", 713, 29, 1},  {"天宝", 742, 15, 1},  {NULL, 0, 0, 0}};
+
+#define NUMEX_ERA0 3 /* numex_date's era: 3 + an index of numex_eras */
+
 /* A date at p: Y年[M月[D日|号]], M月[D日|号] or D日, then an optional
  * daypart and clock time.  A year is four digits (1814, 一九九八,
- * １９９８), or any number after 公元 (era 1) / 公元前 (era 2).  Returns the
- * end or 0. */
+ * １９９８), or any number after 公元 (era 1) / 公元前 (era 2), or a year
+ * of a reign (era NUMEX_ERA0 + its index; 元年 too).  Returns the end or 0. */
 static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
   numex_num x, m, d;
   size_t q, k;
-  numex_number(in, p, 0, &x);
+  const numex_era *r = era >= NUMEX_ERA0 ? &numex_eras[era - NUMEX_ERA0] : NULL;
+  if (r && (k = numex_lit(in, p, "元"))) {
+    memset(&x, 0, sizeof x);
+    x.s = p;
+    x.e = p + k;
+    x.v = 1;
+    x.ok = x.isint = 1;
+  } else {
+    numex_number(in, p, 0, &x);
+  }
   if (x.e == p || x.bad) return 0;
   q = x.e;
   if ((k = numex_lit(in, q, "年")) && !numex_lit(in, q + k, "代") && !numex_lit(in, q + k, "的历史") &&
@@ -956,8 +1012,13 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
     /* four digits are a year up to 2100 (5000年的历史, 半衰期为5730年: an
      * amount of time); after 公元 a year of any size */
     int four = x.positional && x.ndig == 4 && !x.approx && x.ok && x.v <= 2100;
-    if (!(four || (era && numex_field(&x, 1, 999999)))) return 0;
-    t->y = era == 2 ? 1 - (int)x.v : (int)x.v;
+    if (r) {
+      if (!numex_field(&x, 1, r->last)) return 0;
+      t->y = r->base + (int)x.v - 1;
+    } else {
+      if (!(four || (era && numex_field(&x, 1, 999999)))) return 0;
+      t->y = era == 2 ? 1 - (int)x.v : (int)x.v;
+    }
     t->hasy = 1;
     q += k;
     numex_number(in, q, 0, &m);
@@ -977,6 +1038,11 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
     return 0;
   }
   q += numex_lit(in, q, "份");
+  if (r && r->lunar && (k = numex_lit(in, q, "初"))) {
+    /* a lunar month's first ten days: 三月初五 (kept in the span, no value) */
+    numex_number(in, q + k, 0, &d);
+    if (numex_field(&d, 1, 10) && !d.arabic) return d.e;
+  }
   numex_number(in, q, 0, &d);
   if (numex_field(&d, 1, 31) && ((k = numex_lit(in, d.e, "日")) || (k = numex_lit(in, d.e, "号")))) {
     t->d = (int)d.v;
@@ -1120,6 +1186,19 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
           x->value += c1.v / 100;
           e = c1.e + k;
           coin = 1;
+        } else if (!coin && !strcmp(u->s, "块") && !c1.arabic && numex_field(&c1, 1, 9) && c1.lone &&
+                   !numex_starts(numex_at(in, c1.e, &k))) {
+          /* 两块五: tenths without 毛 (not 一块五花肉) */
+          fc_numex_word w;
+          if (!(numex_held(in, c1.e, NUMEX_GAP_UNIT, &w) && w.start >= c1.s)) {
+            x->value += c1.v / 10;
+            e = c1.e;
+            coin = 1;
+          }
+        }
+        if (!strcmp(u->s, "块") && (k = numex_lit(in, e, "钱"))) { /* 三块钱, 两块五毛钱 */
+          e += k;
+          coin = 1;
         }
       }
       if (u->kind == NUMEX_U_MONEY || coin) {
@@ -1226,6 +1305,30 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
       }
     }
   }
+  /* ratios and scores: 1∶50000, ３∶０ (one number, the ratio its value) */
+  if (I.arabic && numex_field(&I, 0, NUMEX_MAXV) && !(ctx & NUMEX_CTX_MONEY)) {
+    size_t l;
+    if (numex_at(in, I.e, &l) == 0x2236 && numex_adigit(numex_at(in, I.e + l, &k)) >= 0) {
+      numex_num D;
+      numex_number(in, I.e + l, 1, &D);
+      if (D.arabic && !D.bad && !D.approx) {
+        size_t r = D.e;
+        x->type = FC_NX_NUMBER;
+        x->has_value = D.ok && D.v > 0;
+        x->value = x->has_value ? I.v / D.v : 0;
+        if (ctx & NUMEX_CTX_NEG) x->value = -x->value;
+        /* 68∶26∶6: more parts, one span, no single value */
+        while (numex_at(in, r, &l) == 0x2236 && numex_adigit(numex_at(in, r + l, &k)) >= 0) {
+          numex_number(in, r + l, 1, &D);
+          if (D.bad || !D.arabic) break;
+          r = D.e;
+          x->has_value = 0;
+          x->value = 0;
+        }
+        return r;
+      }
+    }
+  }
   /* fractions: 三分之一, 10分之3 */
   if (numex_field(&I, 1, NUMEX_MAXV) && (k = numex_lit(in, I.e, "分之"))) {
     numex_number(in, I.e + k, 1, &Y);
@@ -1242,9 +1345,7 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
     /* clock times */
     numex_tm_init(&t);
     if ((e = numex_clock(in, p, 0, 0, &t))) {
-      x->type = FC_NX_TIME;
-      numex_tm_iso(&t, x->iso, sizeof x->iso);
-      x->has_value = x->iso[0] != 0;
+      numex_time_out(&t, x);
       return e;
     }
     /* centuries and decades */
@@ -1276,9 +1377,7 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
     /* dates */
     numex_tm_init(&t);
     if ((e = numex_date(in, p, 0, &t))) {
-      x->type = FC_NX_TIME;
-      numex_tm_iso(&t, x->iso, sizeof x->iso);
-      x->has_value = x->iso[0] != 0;
+      numex_time_out(&t, x);
       return e;
     }
   }
@@ -1288,6 +1387,44 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
     return 0;
   }
   return numex_suffix(in, p, &F, ctx, x);
+}
+
+/* A year of a reign at p: 康熙五十年, 民国38年10月1日, 万历元年.  Returns
+ * the end or 0. */
+static size_t numex_era_year(const numex_in *in, size_t p, fc_numex *x) {
+  size_t l, e;
+  uint32_t c;
+  int i;
+  numex_tm t;
+  if (p + 9 > in->n) return 0;
+  c = numex_at(in, p + 6, &l);
+  if (!numex_starts(c) && c != 0x5143 /* 元 */) return 0;
+  for (i = 0; numex_eras[i].name; i++)
+    if (numex_lit(in, p, numex_eras[i].name)) {
+      numex_tm_init(&t);
+      if (!(e = numex_date(in, p + 6, NUMEX_ERA0 + i, &t))) return 0;
+      if (numex_eras[i].lunar) t.mo = t.d = t.h = -1; /* a lunar month and day: the year alone */
+      x->s = p;
+      numex_time_out(&t, x);
+      return e;
+    }
+  return 0;
+}
+
+/* 1 when c begins a name of numex_eras (test_numex checks them all). */
+static int numex_era_start(uint32_t c) {
+  switch (c) {
+  case 0x6C11: /* 民 */ case 0x660E: /* 明 */ case 0x5927: /* 大 */ case 0x662D: /* 昭 */
+  case 0x5E73: /* 平 */ case 0x4EE4: /* 令 */ case 0x987A: /* 顺 */ case 0x5EB7: /* 康 */
+  case 0x96CD: /* 雍 */ case 0x4E7E: /* 乾 */ case 0x5609: /* 嘉 */ case 0x9053: /* 道 */
+  case 0x54B8: /* 咸 */ case 0x540C: /* 同 */ case 0x5149: /* 光 */ case 0x5BA3: /* 宣 */
+  case 0x6D2A: /* 洪 */ case 0x6C38: /* 永 */ case 0x6B63: /* 正 */ case 0x6210: /* 成 */
+  case 0x5F18: /* 弘 */ case 0x9686: /* 隆 */ case 0x4E07: /* 万 */ case 0x5929: /* 天 */
+  case 0x5D07: /* 崇 */ case 0x8D1E: /* 贞 */ case 0x5F00: /* 开 */
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 /* Weekdays: [上|下|本|这](星期|礼拜|周)(一..六|日|天).  Returns the end or 0. */
@@ -1342,11 +1479,19 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
   numex_num F;
   numex_tm t;
   static const char *const pct[] = {"百分之", "千分之", "万分之", NULL};
-  static const char *const signs[] = {"$", "US$", "HK$", "¥", "￥", "€", "£", "人民币", NULL};
+  static const char *const signs[] = {"$", "US$", "HK$", "¥", "￥", "€", "£", "＄", "￡", "人民币", NULL};
   static const double pct_div[] = {100, 1000, 10000};
   *skip = 0;
   if ((k = numex_lit(in, p, "第"))) { /* ordinals */
+    fc_numex_word w;
     numex_number(in, p + k, 0, &F);
+    /* not the start of a word that goes on for two characters or more:
+     * 第三世界, 第三产业 (第一次, 第一步, 第三代 stay) */
+    if (F.e > p + k && numex_held(in, F.e, NUMEX_GAP_IDIOM, &w) && w.start <= p && w.end >= F.e + 6 &&
+        !numex_unit_at(in, F.e, &e)) {
+      *skip = F.e;
+      return 0;
+    }
     if (F.e > p + k && !F.bad && !F.pair && !F.approx) {
       x->type = FC_NX_NUMBER;
       x->s = p;
@@ -1407,6 +1552,17 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     *skip = sk;
     return 0;
   }
+  if ((k = numex_lit(in, p, "人民币")) && numex_adigit(numex_at(in, p + k, &e)) < 0 &&
+      numex_starts(numex_at(in, p + k, &e))) {
+    /* 人民币三百元: with Chinese numerals only an amount in a currency's
+     * unit (人民币一直升值 is none) */
+    if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM, x, &sk)) && x->type == FC_NX_MONEY) {
+      x->s = p;
+      return e;
+    }
+    memset(x, 0, sizeof *x);
+    return 0;
+  }
   if ((k = numex_lits(in, p, signs, NULL)) && numex_adigit(numex_at(in, p + k, &e)) >= 0) {
     if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | NUMEX_CTX_MONEY, x, &sk))) {
       x->s = p;
@@ -1423,10 +1579,8 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     int era = k == strlen("公元前") ? 2 : 1;
     numex_tm_init(&t);
     if ((e = numex_date(in, p + k, era, &t))) {
-      x->type = FC_NX_TIME;
       x->s = p;
-      numex_tm_iso(&t, x->iso, sizeof x->iso);
-      x->has_value = x->iso[0] != 0;
+      numex_time_out(&t, x);
       return e;
     }
     return 0;
@@ -1455,6 +1609,7 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     /* 去年底, 今年初: the part of a year or a month stays with it */
     if (numex_before(in, p + k, "年") || numex_before(in, p + k, "月")) k += numex_date_part(in, p + k);
     e = numex_time_after(in, p + k, 0, &t);
+    x->clock = t.h >= 0 ? 1 + t.dp : 0;
     if (!numex_split_word(in, p, e, 1)) return e;
     memset(x, 0, sizeof *x);
   }
@@ -1463,8 +1618,7 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     x->type = FC_NX_TIME;
     x->s = p;
     if ((e = numex_clock(in, p + k, numex_daypart_kind[which], 1, &t))) {
-      numex_tm_iso(&t, x->iso, sizeof x->iso);
-      x->has_value = x->iso[0] != 0;
+      numex_time_out(&t, x);
       return e;
     }
     return p + k;
@@ -1472,10 +1626,8 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
   if ((k = numex_lits(in, p, numex_dayparts1, &which))) { /* 晚6时 */
     numex_tm_init(&t);
     if ((e = numex_clock(in, p + k, numex_daypart1_kind[which], 1, &t))) {
-      x->type = FC_NX_TIME;
       x->s = p;
-      numex_tm_iso(&t, x->iso, sizeof x->iso);
-      x->has_value = x->iso[0] != 0;
+      numex_time_out(&t, x);
       return e;
     }
   }
@@ -1504,6 +1656,7 @@ static int numex_kw_start(uint32_t c) {
   case 0x5EFA: /* 建 */ case 0x6559: /* 教 */ case 0x60C5: /* 情 */ case 0x5E73: /* 平 */
   case 0x76EE: /* 目 */ case 0x73B0: /* 现 */ case 0x5982: /* 如 */ case 0x6700: /* 最 */
   case 0x5F80: /* 往 */ case 0x56FD: /* 国 */ case 0x8D1F: /* 负 */ case 0x2212: /* − */
+  case 0xFF04: /* ＄ */ case 0xFFE1: /* ￡ */
     return 1;
   default:
     return 0;
@@ -1517,7 +1670,7 @@ static int numex_starts(uint32_t c) {
 int fc_numex_selfcheck(void) {
   static const char *const *const lists[] = {numex_relative, numex_dayparts, numex_dayparts1, numex_holidays, NULL};
   static const char *const more[] = {"第", "百分之", "千分之", "万分之", "数", "零下", "$", "US$", "HK$", "¥", "￥",
-                                     "€", "£", "人民币", "公元", "上", "下", "本", "这", "星期", "礼拜", "周", "零上",
+                                     "€", "£", "＄", "￡", "人民币", "公元", "上", "下", "本", "这", "星期", "礼拜", "周", "零上",
                                      "负", "−", NULL};
   int i, j;
   uint32_t cp;
@@ -1529,6 +1682,10 @@ int fc_numex_selfcheck(void) {
   for (j = 0; more[j]; j++) {
     fc_utf8_decode((const uint8_t *)more[j], strlen(more[j]), &cp);
     if (!numex_kw_start(cp)) return 0;
+  }
+  for (j = 0; numex_eras[j].name; j++) {
+    fc_utf8_decode((const uint8_t *)numex_eras[j].name, strlen(numex_eras[j].name), &cp);
+    if (!numex_era_start(cp) || strlen(numex_eras[j].name) != 6) return 0; /* two characters: p + 6 */
   }
   for (j = 0; numex_skip_words[j]; j++) {
     fc_utf8_decode((const uint8_t *)numex_skip_words[j], strlen(numex_skip_words[j]), &cp);
@@ -1544,7 +1701,8 @@ fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) 
 fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
                              void *ctx) {
   numex_in in;
-  size_t p = 0;
+  size_t p = 0, range = (size_t)-1; /* range: where a clock time ended */
+  int range_dp = 0;
   if (!fn || (!text && len)) return FENCI_BADARG;
   in.t = (const uint8_t *)text;
   in.n = len;
@@ -1553,8 +1711,25 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
   while (p < len) {
     fc_numex x;
     size_t l, e = 0, skip = 0, k;
-    uint32_t c = numex_at(&in, p, &l);
-    int starts = numex_starts(c);
+    uint32_t c;
+    int starts;
+    if (p == range && (k = numex_lits(&in, p, numex_range_marks, NULL))) {
+      /* the end of a range of clock times takes the start's daypart:
+       * 下午3点到5点 is 15:00 to 17:00, 上午9点到12点 ends at noon */
+      numex_tm t;
+      numex_tm_init(&t);
+      if ((e = numex_clock(&in, p + k, range_dp == NUMEX_DP_AM ? 0 : range_dp, 1, &t))) {
+        memset(&x, 0, sizeof x);
+        x.s = p + k;
+        x.e = e;
+        numex_time_out(&t, &x);
+        if (fn(ctx, &x)) return FENCI_STOPPED;
+        p = e;
+        continue;
+      }
+    }
+    c = numex_at(&in, p, &l);
+    starts = numex_starts(c);
     if (starts) {
       int i, guarded = 0;
       if (c == NUMEX_ONE)
@@ -1568,7 +1743,11 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
         continue;
       }
     }
-    if (numex_kw_start(c)) { /* x is cleared only where a form may start: most characters start none */
+    if (numex_era_start(c)) {
+      memset(&x, 0, sizeof x);
+      e = numex_era_year(&in, p, &x);
+    }
+    if (e <= p && numex_kw_start(c)) { /* x is cleared only where a form may start: most characters start none */
       memset(&x, 0, sizeof x);
       e = numex_keyword(&in, p, &x, &skip);
     }
@@ -1584,11 +1763,22 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
         p = e;
         continue;
       }
+      /* a bare numeral at the end of a longer word: 路易十六, 原因之一,
+       * 七老八十 (with a unit it stays: 近两年来, 以下几点) */
+      if (x.type == FC_NX_NUMBER && x.us == x.ue && numex_held(&in, p, NUMEX_GAP_INSIDE, &w) && w.start < p &&
+          w.end >= e) {
+        p = e;
+        continue;
+      }
     }
     if (e > p) {
       x.e = e;
       if (fn(ctx, &x)) return FENCI_STOPPED;
       p = e;
+      if (x.type == FC_NX_TIME && x.clock) {
+        range = e;
+        range_dp = x.clock - 1;
+      }
     } else {
       p = skip > p ? skip : p + l;
     }

@@ -85,6 +85,8 @@ typedef struct fc_numex {
   int ordinal;     /* NUMBER: 1 for 第N */
   int duration;    /* TIME: 1 for an amount of time (三天, 两个月, 十分钟) */
   int weekday;     /* TIME: 1 for a weekday (周三, 上周五); value is its ISO number */
+  int clock;       /* TIME: it ends in a clock time, read with daypart clock - 1
+                    * (numex.c's NUMEX_DP_*, 0 none); 0: no clock time */
 } fc_numex;
 
 /* Receives each expression; x is valid only during the call.  Non-zero stops. */

@@ -72,10 +72,23 @@ static const char *const word_cases[][2] = {
     {"两年间", "TIME 两年"},
     {"5年来", "TIME 5年"},
     {"三个人", "QUANTITY 三个"},
+    /* a bare numeral that ends a longer word, an ordinal that begins one */
+    {"路易十六被处死。", ""},
+    {"这是原因之一。", ""},
+    {"而今七老八十", ""},
+    {"第三世界国家", ""},
+    {"第三产业", ""},
+    {"第一次会议", "NUMBER 第一"},
+    {"第一步", "NUMBER 第一"},
+    {"第十六届", "NUMBER 第十六"},
+    /* tenths of a 块 that are not the start of a word */
+    {"这个卖两块五。", "MONEY 两块五"},
+    {"一块五花肉", "QUANTITY 一块"},
     /* traditional characters: the rules read them simplified */
     {"他買了三點五公斤蘋果，下午三點回家。", "QUANTITY 三點五公斤 ; TIME 下午三點"},
     {"下週一開會", "TIME 下週一"},
     {"三個小時後", "TIME 三個小時後"},
+    {"民國三十八年", "TIME 民國三十八年"},
     {"*张老师和李同志、陈女士来了。", "PER 张 ; PER 李 ; PER 陈"},
     {"*瓦莱夫斯卡伯爵夫人带着孩子从华沙赶来探望", "PER 瓦莱夫斯卡 ; LOC 华沙"},
 };
