@@ -206,7 +206,15 @@ static int fc_ent_numex(void *ctx, const fc_numex *x) {
     int any = 0;
     for (k = b->name_at; k < ce; k++)
       if (t->elab[k]) {
-        if (k < cs) return 0;
+        if (k < cs) {
+          /* a person's name that runs into a reign's year is the reign
+           * (明洪武三年: no 明洪武): the name goes */
+          size_t j = k;
+          if (!x->era || fc_ner_type(t->elab[k]) != FENCI_ENT_PER) return 0;
+          while (j < ce) t->elab[j++] = 0;
+          while (j < b->n && (fc_ner_pos(t->elab[j]) == 1 || fc_ner_pos(t->elab[j]) == 2)) t->elab[j++] = 0;
+          break;
+        }
         any = 1;
       }
     if (any) {

@@ -78,9 +78,7 @@ static int numex_before(const numex_in *in, size_t p, const char *s) {
 #define NUMEX_GAP_REL 2.0
 #define NUMEX_GAP_UNIT 5.0
 #define NUMEX_GAP_IDIOM 3.0
-#ifndef NUMEX_GAP_INSIDE
-#define NUMEX_GAP_INSIDE 5.0
-#endif
+#define NUMEX_GAP_INSIDE 3.0
 
 /* 1 when the text's words run across p by more than nats (the scan was
  * given them); *w the word there. */
@@ -247,11 +245,13 @@ static void numex_chinese(const numex_in *in, size_t p, size_t limit, numex_num 
         if (dd < 0) stdbad = 1;
         else small += dd * m;
         lastsm = m;
-      } else if (m == 1e4 && lastmult == 1e4 && lastbig == 1e4 && pend < 0 && small == 0.0 && yi == 0.0) {
-        /* 四万万: the older 亿 */
+      } else if (m == 1e4 && lastmult == 1e4 && lastbig == 1e4 && pend < 0 && small == 0.0 && yi == 0.0 &&
+                 !zero_after) {
+        /* 四万万: the older 亿 (四万万五 is 4.5 亿, not 四万万 + 5000) */
         yi = wan * 1e4;
         wan = 0;
         lastbig = 1e8;
+        m = 1e8;
       } else if (m == 1e4) {
         double sec = small + (pend > 0 ? pend : 0);
         if (sec == 0.0 || lastbig == 1e4) stdbad = 1;
@@ -827,8 +827,6 @@ static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap) {
   snprintf(iso, cap, "%s%s%s", y, md, hm);
 }
 
-static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap);
-
 /* x is the time t: its ISO value, and whether it ends in a clock time (a
  * range may follow: 下午3点到5点). */
 static void numex_time_out(const numex_tm *t, fc_numex *x) {
@@ -1187,8 +1185,8 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
           e = c1.e + k;
           coin = 1;
         } else if (!coin && !strcmp(u->s, "块") && !c1.arabic && numex_field(&c1, 1, 9) && c1.lone &&
-                   !numex_starts(numex_at(in, c1.e, &k))) {
-          /* 两块五: tenths without 毛 (not 一块五花肉) */
+                   !numex_starts(numex_at(in, c1.e, &k)) && !numex_unit_at(in, c1.e, &k)) {
+          /* 两块五: tenths without 毛 (not 一块五花肉, 两块五公斤, 两块一人多高) */
           fc_numex_word w;
           if (!(numex_held(in, c1.e, NUMEX_GAP_UNIT, &w) && w.start >= c1.s)) {
             x->value += c1.v / 10;
@@ -1389,9 +1387,10 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
   return numex_suffix(in, p, &F, ctx, x);
 }
 
-/* A year of a reign at p: 康熙五十年, 民国38年10月1日, 万历元年.  Returns
- * the end or 0. */
-static size_t numex_era_year(const numex_in *in, size_t p, fc_numex *x) {
+/* A year of a reign at p: 康熙五十年, 民国38年10月1日, 万历元年 (年 is
+ * required: 民国3月 is no date).  Returns the end or 0; a year past the
+ * reign's last (康熙六十二年) sets *skip past it, no amount of time. */
+static size_t numex_era_year(const numex_in *in, size_t p, fc_numex *x, size_t *skip) {
   size_t l, e;
   uint32_t c;
   int i;
@@ -1402,10 +1401,17 @@ static size_t numex_era_year(const numex_in *in, size_t p, fc_numex *x) {
   for (i = 0; numex_eras[i].name; i++)
     if (numex_lit(in, p, numex_eras[i].name)) {
       numex_tm_init(&t);
-      if (!(e = numex_date(in, p + 6, NUMEX_ERA0 + i, &t))) return 0;
+      if (!(e = numex_date(in, p + 6, NUMEX_ERA0 + i, &t)) || !t.hasy) {
+        numex_num y;
+        size_t k;
+        numex_number(in, p + 6, 0, &y);
+        if (y.e > p + 6 && !y.bad && (k = numex_lit(in, y.e, "年"))) *skip = y.e + k;
+        return 0;
+      }
       if (numex_eras[i].lunar) t.mo = t.d = t.h = -1; /* a lunar month and day: the year alone */
       x->s = p;
       numex_time_out(&t, x);
+      x->era = 1;
       return e;
     }
   return 0;
@@ -1486,9 +1492,11 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     fc_numex_word w;
     numex_number(in, p + k, 0, &F);
     /* not the start of a word that goes on for two characters or more:
-     * 第三世界, 第三产业 (第一次, 第一步, 第三代 stay) */
+     * 第三世界, 第三产业 (第一次, 第一步, 第三代 stay, and parts of a
+     * year or an era whatever the lexicon holds: 第四季度, 第二阶段) */
+    static const char *const parts[] = {"季度", "季", "世纪", "阶段", "年度", "期", NULL};
     if (F.e > p + k && numex_held(in, F.e, NUMEX_GAP_IDIOM, &w) && w.start <= p && w.end >= F.e + 6 &&
-        !numex_unit_at(in, F.e, &e)) {
+        !numex_unit_at(in, F.e, &e) && !numex_lits(in, F.e, parts, NULL)) {
       *skip = F.e;
       return 0;
     }
@@ -1702,7 +1710,7 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
                              void *ctx) {
   numex_in in;
   size_t p = 0, range = (size_t)-1; /* range: where a clock time ended */
-  int range_dp = 0;
+  int range_dp = 0, range_h = -1; /* the start's daypart and hour */
   if (!fn || (!text && len)) return FENCI_BADARG;
   in.t = (const uint8_t *)text;
   in.n = len;
@@ -1718,7 +1726,10 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
        * 下午3点到5点 is 15:00 to 17:00, 上午9点到12点 ends at noon */
       numex_tm t;
       numex_tm_init(&t);
-      if ((e = numex_clock(&in, p + k, range_dp == NUMEX_DP_AM ? 0 : range_dp, 1, &t))) {
+      if (!numex_lits(&in, p + k, numex_skip_words, NULL) && /* 下午3点到一点儿 */
+          (e = numex_clock(&in, p + k, range_dp == NUMEX_DP_AM ? 0 : range_dp, 1, &t))) {
+        /* 上午11点到1点: a morning that runs past noon */
+        if (range_dp == NUMEX_DP_AM && t.h >= 0 && t.h < 12 && t.h <= range_h) t.h += 12;
         memset(&x, 0, sizeof x);
         x.s = p + k;
         x.e = e;
@@ -1744,8 +1755,13 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
       }
     }
     if (numex_era_start(c)) {
+      size_t era_skip = 0;
       memset(&x, 0, sizeof x);
-      e = numex_era_year(&in, p, &x);
+      e = numex_era_year(&in, p, &x, &era_skip);
+      if (era_skip) {
+        p = era_skip;
+        continue;
+      }
     }
     if (e <= p && numex_kw_start(c)) { /* x is cleared only where a form may start: most characters start none */
       memset(&x, 0, sizeof x);
@@ -1776,8 +1792,10 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
       if (fn(ctx, &x)) return FENCI_STOPPED;
       p = e;
       if (x.type == FC_NX_TIME && x.clock) {
+        const char *hh = strchr(x.iso, 'T');
         range = e;
         range_dp = x.clock - 1;
+        range_h = hh ? (hh[1] - '0') * 10 + (hh[2] - '0') : -1;
       }
     } else {
       p = skip > p ? skip : p + l;

@@ -87,6 +87,7 @@ typedef struct fc_numex {
   int weekday;     /* TIME: 1 for a weekday (周三, 上周五); value is its ISO number */
   int clock;       /* TIME: it ends in a clock time, read with daypart clock - 1
                     * (numex.c's NUMEX_DP_*, 0 none); 0: no clock time */
+  int era;         /* TIME: 1 for a year of a reign or the Republic (康熙五十年) */
 } fc_numex;
 
 /* Receives each expression; x is valid only during the call.  Non-zero stops. */

@@ -84,11 +84,16 @@ static const char *const word_cases[][2] = {
     /* tenths of a 块 that are not the start of a word */
     {"这个卖两块五。", "MONEY 两块五"},
     {"一块五花肉", "QUANTITY 一块"},
+    {"两块五公斤", "QUANTITY 两块 ; QUANTITY 五公斤"},
+    /* an ordinal before a part of a year, whatever the lexicon holds */
+    {"第四季度", "NUMBER 第四"},
+    {"第三季度", "NUMBER 第三"},
     /* traditional characters: the rules read them simplified */
     {"他買了三點五公斤蘋果，下午三點回家。", "QUANTITY 三點五公斤 ; TIME 下午三點"},
     {"下週一開會", "TIME 下週一"},
     {"三個小時後", "TIME 三個小時後"},
     {"民國三十八年", "TIME 民國三十八年"},
+    {"*明洪武三年", "TIME 洪武三年"},
     {"*张老师和李同志、陈女士来了。", "PER 张 ; PER 李 ; PER 陈"},
     {"*瓦莱夫斯卡伯爵夫人带着孩子从华沙赶来探望", "PER 瓦莱夫斯卡 ; LOC 华沙"},
 };
