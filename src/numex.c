@@ -1405,7 +1405,7 @@ static size_t numex_era_year(const numex_in *in, size_t p, fc_numex *x, size_t *
         numex_num y;
         size_t k;
         numex_number(in, p + 6, 0, &y);
-        if (y.e > p + 6 && !y.bad && (k = numex_lit(in, y.e, "年"))) *skip = y.e + k;
+        if (y.e > p + 6 && !y.bad && (k = numex_lit(in, y.e, "年")) && !numex_lit(in, y.e + k, "代")) *skip = y.e + k;
         return 0;
       }
       if (numex_eras[i].lunar) t.mo = t.d = t.h = -1; /* a lunar month and day: the year alone */
