@@ -854,7 +854,10 @@ static size_t numex_clock(const numex_in *in, size_t p, int dp, int firm, numex_
   hh = (int)h.v;
   q = h.e;
   c = numex_at(in, q, &l);
-  if ((c == ':' || c == 0xFF1A) && h.arabic) {
+  /* ∶ (U+2236) is a ratio's mark, and People's Daily's clock mark too:
+   * a clock time only after a daypart or where a time must follow
+   * (晚上8∶30; 比分3∶0 stays a score) */
+  if ((c == ':' || c == 0xFF1A || (c == 0x2236 && (dp || firm))) && h.arabic) {
     int d1 = numex_adigit(numex_at(in, q + l, &k)), d2;
     size_t r = q + l + k;
     if (d1 < 0) return 0;
@@ -865,7 +868,7 @@ static size_t numex_clock(const numex_in *in, size_t p, int dp, int firm, numex_
     mi = d1 * 10 + d2;
     q = r;
     c = numex_at(in, q, &l);
-    if (c == ':' || c == 0xFF1A) {
+    if (c == ':' || c == 0xFF1A || (c == 0x2236 && (dp || firm))) {
       int s1 = numex_adigit(numex_at(in, q + l, &k)), s2;
       r = q + l + k;
       s2 = numex_adigit(numex_at(in, r, &k));
@@ -1275,8 +1278,12 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
             t.y = (int)I.v;
             t.mo = (int)M.v;
             t.d = (int)D.v;
-            x->type = FC_NX_TIME;
             numex_tm_iso(&t, x->iso, sizeof x->iso);
+            if (!x->iso[0]) { /* 2455/2/31 is no date, nor a fraction (fuzz_numex) */
+              *skip = D.e;
+              return 0;
+            }
+            x->type = FC_NX_TIME;
             x->has_value = 1;
             return D.e;
           }
