@@ -532,6 +532,11 @@ static int numex_field(const numex_num *x, double lo, double hi) {
   return x->e > x->s && !x->bad && x->ok && x->isint && !x->approx && !x->pair && x->v >= lo && x->v <= hi;
 }
 
+/* The same, decimals allowed. */
+static int numex_field_dec(const numex_num *x, double lo, double hi) {
+  return x->e > x->s && !x->bad && x->ok && !x->approx && !x->pair && x->v >= lo && x->v <= hi;
+}
+
 /* ------------------------------------------------------------ unit words */
 
 enum { NUMEX_U_QTY = 1, NUMEX_U_MONEY, NUMEX_U_DUR };
@@ -1310,17 +1315,21 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
       }
     }
   }
-  /* ratios and scores: 1∶50000, ３∶０ (one number, the ratio its value) */
-  if (I.arabic && numex_field(&I, 0, NUMEX_MAXV) && !(ctx & NUMEX_CTX_MONEY)) {
+  /* ratios and scores: 1∶50000, ３∶０, ２．４∶１ (one number, the ratio its
+   * value; its first part may have decimals, as no clock time has) */
+  if (I.arabic && !(ctx & NUMEX_CTX_MONEY)) {
     size_t l;
-    if (numex_at(in, I.e, &l) == 0x2236 && numex_adigit(numex_at(in, I.e + l, &k)) >= 0) {
+    numex_num R;
+    numex_number(in, p, 1, &R);
+    if (R.arabic && numex_field_dec(&R, 0, NUMEX_MAXV) && numex_at(in, R.e, &l) == 0x2236 &&
+        numex_adigit(numex_at(in, R.e + l, &k)) >= 0) {
       numex_num D;
-      numex_number(in, I.e + l, 1, &D);
+      numex_number(in, R.e + l, 1, &D);
       if (D.arabic && !D.bad && !D.approx) {
         size_t r = D.e;
         x->type = FC_NX_NUMBER;
         x->has_value = D.ok && D.v > 0;
-        x->value = x->has_value ? I.v / D.v : 0;
+        x->value = x->has_value ? R.v / D.v : 0;
         if (ctx & NUMEX_CTX_NEG) x->value = -x->value;
         /* 68∶26∶6: more parts, one span, no single value */
         while (numex_at(in, r, &l) == 0x2236 && numex_adigit(numex_at(in, r + l, &k)) >= 0) {
