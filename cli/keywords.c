@@ -175,7 +175,7 @@ static int kw_read_doc(FILE *f, int lines, char **buf, size_t *cap, size_t *len)
 int fc_cmd_keywords(int argc, char **argv) {
   kw_cfg cfg;
   const char *files[KW_MAX_FILES], *model = NULL, *stops[16], *idf = NULL;
-  int nfiles = 0, nstops = 0, i, status = 0;
+  int nfiles = 0, nstops = 0, i, status = 0, need_pos;
   long v;
   fenci_model *m = NULL;
   fenci_tagger *t = NULL;
@@ -282,8 +282,11 @@ int fc_cmd_keywords(int argc, char **argv) {
     }
     cfg.o.dict = d;
   }
-  /* --pos filters on the tags in context where the model has a tagger */
-  if (fenci_tagger_new(&t, m, fenci_model_has_pos(m) ? FENCI_OPT_POS : 0) != FENCI_OK) {
+  /* --pos filters on the tags in context where the model has a tagger, and
+   * --json prints them; otherwise no tag is read and the tagger (most of
+   * the time of a TF-IDF run) is not run */
+  need_pos = cfg.json || cfg.o.pos || cfg.o.method == FENCI_KW_TEXTRANK || (cfg.o.flags & FENCI_KW_BY_TAG);
+  if (fenci_tagger_new(&t, m, !need_pos ? FENCI_OPT_BARE : fenci_model_has_pos(m) ? FENCI_OPT_POS : 0) != FENCI_OK) {
     fprintf(stderr, "fenci keywords: cannot create a tagger\n");
     status = 1;
     goto done;

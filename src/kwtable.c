@@ -9,6 +9,7 @@
 #include "chars.h"
 #include "kwtable.h"
 #include "lexicon.h"
+#include "lookup.h"
 #include "model.h"
 
 /* Values are stored as 1 + round(idf * FC_KIDF_SCALE): steps of 1/2048
@@ -132,7 +133,8 @@ int fc_kw_lexicon_word(const fenci_model *m, const uint8_t *s, size_t n, uint32_
   uint8_t key[4 * FC_KW_MAX_WORD + 4];
   size_t kn = fc_kw_fold(s, n, 0, key, sizeof key);
   uint32_t v;
-  if (!kn || !fc_dat_find(&m->trie, key, kn, &v) || v >= m->n_words) return 0;
+  /* the lattice's lookup: cached first-character and pair steps */
+  if (!kn || !fc_lex_find(m, key, kn, &v)) return 0;
   *w = v;
   return 1;
 }

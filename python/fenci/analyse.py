@@ -76,12 +76,16 @@ class KeywordExtractor:
         kopts = (method, int(topK or 0), pos, flags, self._kwdict(), window, 0.0, 0)
         seg = tok._segmenter()
         opts = tok._opts(_fenci.MODE_DEFAULT, True)
-        if tok._has_pos:
+        if not allowPOS:
+            # no tag is read (jieba's extract_tags neither): words only, and
+            # no tagging, which would be most of the call's time
+            opts |= _fenci.OPT_BARE
+        elif tok._has_pos:
             opts |= _fenci.OPT_POS  # allowPOS filters on the tags in context
         if tok._deleted or (tok._spaced and tok._spaced_hit(text, True)):
             # the user's deletions and words with whitespace are applied in
             # Python: extract from those tokens
-            toks = tok._detail(text, _fenci.MODE_DEFAULT, True, pos=True)
+            toks = tok._detail(text, _fenci.MODE_DEFAULT, True, pos=bool(allowPOS))
             ids = self._tag_ids(seg)
             kinds = {k: i for i, k in enumerate(_KINDS)}
             rows = [(t[3], t[4], kinds.get(t[5], 8), ids.get(t[6], 0), t[7]) for t in toks]
