@@ -1326,20 +1326,27 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
       numex_num D;
       numex_number(in, R.e + l, 1, &D);
       if (D.arabic && !D.bad && !D.approx) {
-        size_t r = D.e;
-        x->type = FC_NX_NUMBER;
-        x->has_value = D.ok && D.v > 0;
-        x->value = x->has_value ? R.v / D.v : 0;
-        if (ctx & NUMEX_CTX_NEG) x->value = -x->value;
+        size_t r = D.e, ul;
+        int has = D.ok && D.v > 0;
+        double v = has ? R.v / D.v : 0;
         /* 68∶26∶6: more parts, one span, no single value */
         while (numex_at(in, r, &l) == 0x2236 && numex_adigit(numex_at(in, r + l, &k)) >= 0) {
           numex_number(in, r + l, 1, &D);
           if (D.bad || !D.arabic) break;
           r = D.e;
-          x->has_value = 0;
-          x->value = 0;
+          has = 0;
+          v = 0;
         }
-        return r;
+        /* a currency after the last part makes it an amount, not a
+         * ratio's: 2.5∶1美元, 汇率为1∶8.27元 (the numbers are read one by
+         * one; other units stay outside: 3∶0两胜, 两 a tael too) */
+        const numex_unit *u = numex_unit_at(in, r, &ul);
+        if (!u || u->kind != NUMEX_U_MONEY) {
+          x->type = FC_NX_NUMBER;
+          x->has_value = has;
+          x->value = ctx & NUMEX_CTX_NEG ? -v : v;
+          return r;
+        }
       }
     }
   }
@@ -1493,15 +1500,20 @@ static int numex_neg_word(const numex_in *in, size_t p) {
   return numex_held(in, p, NUMEX_GAP_REL, &w) && w.start < p;
 }
 
+/* Currencies named before the amount (人民币500元, 港币100元, 美元100;
+ * traditional text reads through its simplified copy: 新台幣). */
+static const char *const numex_currencies[] = {"人民币", "美元", "美金", "港币", "港元", "新台币", "台币", "日元",
+                                               "欧元", "英镑", "澳元", "澳门币", "加元", "卢布", "韩元", NULL};
+
 /* Keyword-led forms at p.  Returns the end or 0; *skip may move the scan
  * past a numeral run that failed after the keyword. */
 static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *skip) {
   size_t k, e, sk;
-  int which = 0, guarded;
+  int which = 0, guarded, named = 0;
   numex_num F;
   numex_tm t;
   static const char *const pct[] = {"百分之", "千分之", "万分之", NULL};
-  static const char *const signs[] = {"$", "US$", "HK$", "¥", "￥", "€", "£", "＄", "￡", "人民币", NULL};
+  static const char *const signs[] = {"$", "US$", "HK$", "¥", "￥", "€", "£", "＄", "￡", NULL};
   static const double pct_div[] = {100, 1000, 10000};
   *skip = 0;
   if ((k = numex_lit(in, p, "第"))) { /* ordinals */
@@ -1576,10 +1588,10 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     *skip = sk;
     return 0;
   }
-  if ((k = numex_lit(in, p, "人民币")) && numex_adigit(numex_at(in, p + k, &e)) < 0 &&
+  if ((k = numex_lits(in, p, numex_currencies, NULL)) && numex_adigit(numex_at(in, p + k, &e)) < 0 &&
       numex_starts(numex_at(in, p + k, &e))) {
     /* 人民币三百元: with Chinese numerals only an amount in a currency's
-     * unit (人民币一直升值 is none) */
+     * unit (人民币一直升值, 美元一直走强 are none) */
     if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM, x, &sk)) && x->type == FC_NX_MONEY) {
       x->s = p;
       return e;
@@ -1587,7 +1599,22 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     memset(x, 0, sizeof *x);
     return 0;
   }
-  if ((k = numex_lits(in, p, signs, NULL)) && numex_adigit(numex_at(in, p + k, &e)) >= 0) {
+  if (((k = numex_lits(in, p, signs, NULL)) || (named = 1, k = numex_lits(in, p, numex_currencies, NULL))) &&
+      numex_adigit(numex_at(in, p + k, &e)) >= 0) {
+    if (named) {
+      /* a named currency takes an amount in money or a bare number, not a
+       * number with a unit of its own or a word after it: 新版卢布１日开始
+       * 上市, 美元5个百分点, 欧元3国 */
+      fc_numex y;
+      memset(&y, 0, sizeof y);
+      if ((e = numex_numeric(in, p + k, 0, &y, &sk))) {
+        size_t l2;
+        uint32_t after = numex_at(in, e, &l2);
+        if (!(y.type == FC_NX_MONEY ||
+              (y.type == FC_NX_NUMBER && y.us == y.ue && !y.ordinal && !(after >= 0x4E00 && after <= 0x9FFF))))
+          return 0;
+      }
+    }
     if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | NUMEX_CTX_MONEY, x, &sk))) {
       x->s = p;
       if (x->us == x->ue) {
@@ -1681,6 +1708,9 @@ static int numex_kw_start(uint32_t c) {
   case 0x76EE: /* 目 */ case 0x73B0: /* 现 */ case 0x5982: /* 如 */ case 0x6700: /* 最 */
   case 0x5F80: /* 往 */ case 0x56FD: /* 国 */ case 0x8D1F: /* 负 */ case 0x2212: /* − */
   case 0xFF04: /* ＄ */ case 0xFFE1: /* ￡ */
+  /* the currencies named before an amount: 美 港 新 台 日 欧 英 澳 加 卢 韩 */
+  case 0x7F8E: case 0x6E2F: case 0x65B0: case 0x53F0: case 0x65E5: case 0x6B27: case 0x82F1: case 0x6FB3:
+  case 0x52A0: case 0x5362: case 0x97E9:
     return 1;
   default:
     return 0;
@@ -1692,9 +1722,10 @@ static int numex_starts(uint32_t c) {
 }
 
 int fc_numex_selfcheck(void) {
-  static const char *const *const lists[] = {numex_relative, numex_dayparts, numex_dayparts1, numex_holidays, NULL};
+  static const char *const *const lists[] = {numex_relative, numex_dayparts, numex_dayparts1, numex_holidays,
+                                             numex_currencies, NULL};
   static const char *const more[] = {"第", "百分之", "千分之", "万分之", "数", "零下", "$", "US$", "HK$", "¥", "￥",
-                                     "€", "£", "＄", "￡", "人民币", "公元", "上", "下", "本", "这", "星期", "礼拜", "周", "零上",
+                                     "€", "£", "＄", "￡", "公元", "上", "下", "本", "这", "星期", "礼拜", "周", "零上",
                                      "负", "−", NULL};
   int i, j;
   uint32_t cp;
