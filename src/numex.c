@@ -527,15 +527,13 @@ static void numex_number(const numex_in *in, size_t p, int full, numex_num *o) {
   }
 }
 
-/* An integer usable as a date or clock field, in [lo, hi]. */
-static int numex_field(const numex_num *x, double lo, double hi) {
-  return x->e > x->s && !x->bad && x->ok && x->isint && !x->approx && !x->pair && x->v >= lo && x->v <= hi;
-}
-
-/* The same, decimals allowed. */
+/* A number read whole and exactly, in [lo, hi] (a ratio's first part). */
 static int numex_field_dec(const numex_num *x, double lo, double hi) {
   return x->e > x->s && !x->bad && x->ok && !x->approx && !x->pair && x->v >= lo && x->v <= hi;
 }
+
+/* The same without decimals: a date or clock field. */
+static int numex_field(const numex_num *x, double lo, double hi) { return numex_field_dec(x, lo, hi) && x->isint; }
 
 /* ------------------------------------------------------------ unit words */
 
