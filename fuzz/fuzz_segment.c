@@ -142,6 +142,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (i = 0; i < v.n; i++)
       if (memcmp(&arr[i], &v.t[i], sizeof *arr) != 0) abort();
   }
+  /* the trained segmenter keeps its punctuation rules (oracle.h) where no
+   * forced user word may break them */
+  if ((opts & FENCI_MODE_MASK) != FENCI_MODE_ALL && !(opts & FENCI_OPT_FAST) && !d && fenci_model_has_weights(m)) {
+    for (i = 0; i < v.n; i++)
+      if (!(v.t[i].flags & FENCI_TOK_EXTRA) && fz_token_punct(text, len, &v.t[i])) abort();
+  }
   if ((opts & FENCI_MODE_MASK) == FENCI_MODE_DEFAULT && !d) {
     fenci_tagger *ts = NULL;
     fz_toks w = {NULL, 0, 0};

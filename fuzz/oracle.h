@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fenci.h"
 
@@ -87,6 +88,68 @@ static const char *fz_token_breaks(const char *text, size_t len, const fenci_tok
   if (has_hard && chars > 1) return "an invalid byte or control character joined to another";
   if (has_space && has_other) return "whitespace joined to something else";
   return NULL;
+}
+
+/* The trained segmenter's punctuation rules (src/wordpunct.h), for the
+ * main tokens of a trained model's default mode without user words (a
+ * forced user word may break them): no word of two or more characters
+ * with a Han character ends with a mark right after a Han character
+ * (unless the mark closes a bracket), begins with one right before a Han
+ * character (unless it opens one), holds a bracket without its partner,
+ * joins a run of two or more of one mark to a Han character, or holds a
+ * full stop or a minus sign between a Han character and a digit.  Marks
+ * are punctuation proper (not %, other symbols or ○), full-width forms
+ * read as ASCII; the lists are written apart from the library's. */
+static uint32_t fz_fold(uint32_t c) { return c >= 0xFF01 && c <= 0xFF5E ? c - 0xFEE0 : c; }
+static int fz_han(uint32_t c) { return c != FZ_BAD && fc_char_class(c) == 1 /* FC_C_HAN */; }
+static int fz_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+static int fz_mark(uint32_t c) {
+  if (c == FZ_BAD) return 0;
+  if (c < 0x80)
+    return c > 0x20 && c < 0x7F && !strchr("%$+<=>^`|~", (int)c) && !(c >= '0' && c <= '9') &&
+           !((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+  return c == 0xB7 || (c >= 0x2010 && c <= 0x2027) || (c >= 0x3001 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) ||
+         (c >= 0x3014 && c <= 0x301F) || (c >= 0xFE10 && c <= 0xFE19) || (c >= 0xFE30 && c <= 0xFE4F);
+}
+/* > 0 an opening, < 0 a closing bracket of pair k; 0 no bracket */
+static int fz_bracket(uint32_t c) {
+  static const uint32_t pairs[][2] = {{'(', ')'},       {'[', ']'},       {'{', '}'},       {0x300A, 0x300B},
+                                      {0x3008, 0x3009}, {0x300C, 0x300D}, {0x300E, 0x300F}, {0x3010, 0x3011},
+                                      {0x3014, 0x3015}, {0x201C, 0x201D}, {0x2018, 0x2019}};
+  int k;
+  for (k = 0; k < (int)(sizeof pairs / sizeof pairs[0]); k++) {
+    if (c == pairs[k][0]) return k + 1;
+    if (c == pairs[k][1]) return -(k + 1);
+  }
+  return 0;
+}
+
+static const char *fz_token_punct(const char *text, size_t len, const fenci_token *tok) {
+  uint32_t c[256];
+  int stack[64];
+  size_t n = 0, i = 0, han = 0, depth = 0;
+  const uint8_t *s = (const uint8_t *)text + tok->start;
+  if (tok->end > len || tok->start >= tok->end || tok->end - tok->start > 4 * 256) return NULL;
+  while (i < tok->end - tok->start && n < 256) {
+    uint32_t cp;
+    i += fz_decode(s + i, tok->end - tok->start - i, &cp);
+    c[n] = fz_fold(cp);
+    han += fz_han(c[n++]);
+  }
+  if (n < 2 || !han) return NULL;
+  if (fz_mark(c[n - 1]) && fz_han(c[n - 2]) && fz_bracket(c[n - 1]) >= 0) return "a word ends with a mark after Han";
+  if (fz_mark(c[0]) && fz_han(c[1]) && fz_bracket(c[0]) <= 0) return "a word begins with a mark before Han";
+  for (i = 0; i < n; i++) {
+    int b = fz_bracket(c[i]);
+    if (b > 0 && depth < 64) stack[depth++] = b;
+    if (b < 0 && (!depth || stack[--depth] != -b)) return "a closing bracket without its opening one";
+    if (fz_mark(c[i]) && i > 0 && fz_han(c[i - 1]) && i + 1 < n && c[i + 1] == c[i]) return "a run of marks after Han";
+    if (fz_mark(c[i]) && i > 0 && c[i - 1] == c[i] && i + 1 < n && fz_han(c[i + 1])) return "a run of marks before Han";
+    if ((c[i] == '.' || c[i] == '-') && i > 0 && i + 1 < n &&
+        ((fz_han(c[i - 1]) && fz_digit(c[i + 1])) || (fz_digit(c[i - 1]) && fz_han(c[i + 1]))))
+      return "a full stop or a minus sign joins Han and a digit";
+  }
+  return depth ? "an opening bracket without its closing one" : NULL;
 }
 
 #endif

@@ -33,6 +33,7 @@
 #include "alloc.h"
 #include "feat.h"
 #include "segmodel.h"
+#include "wordpunct.h"
 
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -754,15 +755,36 @@ static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *
  * and hold back the chunker (fenci_segment) for no gain. */
 #define FC_SEG_MAXWORD 64
 
-static void fc_seg_cap_words(uint8_t *tags, size_t n) {
+/* Whether a piece may end before unit c and the next one start at it. */
+static int fc_seg_cut_ok(const uint8_t *tags, const fc_unit *u, size_t c) {
+  return !(u[c - 1].pc & FC_PC_NOEND) && !((u[c].pc & FC_PC_NOBEGIN) && tags[c] != FC_TAG_E);
+}
+
+static void fc_seg_cap_words(uint8_t *tags, size_t n, const fc_unit *u) {
   size_t i, from = 0;
   for (i = 0; i < n; i++) {
     if (tags[i] == FC_TAG_B || tags[i] == FC_TAG_S) from = i;
     if (i - from == FC_SEG_MAXWORD) {
-      /* unit i (M or E) starts a new piece; units from..i-1 are B M.. M */
-      tags[i - 1] = FC_TAG_E;
-      tags[i] = tags[i] == FC_TAG_E ? FC_TAG_S : FC_TAG_B;
-      from = i;
+      /* a piece starts at unit c (M or E): units from..c-1 are B M.. M.
+       * The cut goes back past a unit that may not end a word or one that
+       * may not begin one (wordpunct.h); where every cut would ("中-中-"),
+       * a mark between two cuts stands alone. */
+      size_t c = i, k;
+      while (c > from + 2 && !fc_seg_cut_ok(tags, u, c)) c--;
+      if (!fc_seg_cut_ok(tags, u, c)) {
+        for (k = i - 1; k > from + 1; k--)
+          if (!(u[k - 1].pc & FC_PC_NOEND) && !((u[k + 1].pc & FC_PC_NOBEGIN) && tags[k + 1] != FC_TAG_E)) break;
+        if (k > from + 1) {
+          tags[k - 1] = FC_TAG_E;
+          tags[k] = FC_TAG_S;
+          c = k + 1;
+        } else {
+          c = i;
+        }
+      }
+      if (tags[c - 1] != FC_TAG_S) tags[c - 1] = c - 1 == from ? FC_TAG_S : FC_TAG_E;
+      tags[c] = tags[c] == FC_TAG_E ? FC_TAG_S : FC_TAG_B;
+      from = i = c;
     }
   }
 }
@@ -814,7 +836,7 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
   if (m->fused && (ready & FC_SEG_READY_W32)) {
     fc_seg_fused(m, s, u, n);
     fc_seg_viterbi(emis, n, m->trans, m->start, m->end, u, s->bp, tags);
-    fc_seg_cap_words(tags, n);
+    fc_seg_cap_words(tags, n, u);
     return;
   }
   if ((t = m->t[FC_G_UNI]) != NULL) { /* unit i: block b of anchor i - off[b] = i+2 .. i-2 */
@@ -929,7 +951,7 @@ static void fc_segmodel_run(const fc_segmodel *m, fc_segscratch *s, const fc_uni
     }
   }
   fc_seg_viterbi(emis, n, m->trans, m->start, m->end, u, s->bp, tags);
-  fc_seg_cap_words(tags, n);
+  fc_seg_cap_words(tags, n, u);
 }
 
 fenci_rc fc_segmodel_tag(const fc_segmodel *m, fc_segscratch *s, const fc_unit *u, size_t n, uint8_t *tags) {
@@ -968,9 +990,16 @@ static int fc_seg_legal(int prev, int cur) {
 
 #define FC_SEG_BREAK ((int64_t)1 << 52) /* above any forced word: the break rule always wins */
 
+/* The punctuation rules (wordpunct.h): above an illegal move, below a
+ * forced user word, which may break them. */
+#define FC_SEG_PUNCT ((int64_t)1 << 45)
+
 static int64_t fc_seg_forcepen(const fc_unit *u, int k) {
   int64_t p = u->brk && (k == FC_TAG_M || k == FC_TAG_E) ? -FC_SEG_BREAK : 0;
   if (u->force) return p + ((int)u->force - 1 == k ? 0 : -FC_SEG_FORCED);
+  if (u->pc && (((u->pc & FC_PC_NOJOIN) && (k == FC_TAG_M || k == FC_TAG_E)) ||
+                ((u->pc & FC_PC_NOEND) && k == FC_TAG_E) || ((u->pc & FC_PC_NOBEGIN) && k == FC_TAG_B)))
+    p -= FC_SEG_PUNCT;
   if (u->kind == FENCI_KIND_SPACE && k != FC_TAG_S) return p - FC_SEG_FORCED;
   return p;
 }
@@ -992,7 +1021,8 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
     /* no forced unit: only the legal moves can win, since B and S, never
      * penalised by the break rule, are legal predecessors of every tag;
      * a unit under the break rule (a quarter of the units of news text)
-     * takes its penalty on M and E here, as fc_seg_forcepen gives it */
+     * or a punctuation rule takes its penalties here, as fc_seg_forcepen
+     * gives them */
     int64_t tEB = tr[FC_TAG_E * 4 + FC_TAG_B], tSB = tr[FC_TAG_S * 4 + FC_TAG_B];
     int64_t tBM = tr[FC_TAG_B * 4 + FC_TAG_M], tMM = tr[FC_TAG_M * 4 + FC_TAG_M];
     int64_t tBE = tr[FC_TAG_B * 4 + FC_TAG_E], tME = tr[FC_TAG_M * 4 + FC_TAG_E];
@@ -1012,9 +1042,11 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
       nm = (ym > xm ? ym : xm) + e[1];
       ne = (ye > xe ? ye : xe) + e[2];
       ns = (ys > xs ? ys : xs) + e[3];
-      if (u[i].brk) {
-        nm -= FC_SEG_BREAK;
-        ne -= FC_SEG_BREAK;
+      if (u[i].brk | u[i].pc) {
+        nb += fc_seg_forcepen(&u[i], FC_TAG_B);
+        nm += fc_seg_forcepen(&u[i], FC_TAG_M);
+        ne += fc_seg_forcepen(&u[i], FC_TAG_E);
+        ns += fc_seg_forcepen(&u[i], FC_TAG_S);
       }
       top = nb > nm ? nb : nm;
       if (ne > top) top = ne;
@@ -1043,7 +1075,7 @@ void fc_seg_viterbi(const int32_t *emis, size_t n, const int32_t *trans, const i
       }
       bp[4 * i + k] = (uint8_t)bi;
       nsc[k] = b + e[k];
-      if (u[i].force || u[i].brk || u[i].kind == FENCI_KIND_SPACE) nsc[k] += fc_seg_forcepen(&u[i], k);
+      if (u[i].force || u[i].brk || u[i].pc || u[i].kind == FENCI_KIND_SPACE) nsc[k] += fc_seg_forcepen(&u[i], k);
     }
     mx = nsc[0];
     for (k = 1; k < 4; k++)

@@ -312,7 +312,7 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
       u->cp = ncp;
       u->cls = FC_C_HAN;
       u->kind = FENCI_KIND_WORD;
-      u->lb = u->le = u->lm = u->force = u->run = u->brk = u->lat = u->mg = 0;
+      u->lb = u->le = u->lm = u->force = u->run = u->brk = u->lat = u->mg = u->pc = 0;
       u->h3 = 1;
       o[0] = (uint8_t)(0xE0 | (ncp >> 12));
       o[1] = (uint8_t)(0x80 | ((ncp >> 6) & 0x3F));

@@ -33,6 +33,8 @@ typedef struct fc_unit {
                      * scans, see below) */
   uint8_t mg;       /* bucket of the lattice margin at the boundary before the unit
                      * (0 .. FC_MG_INF; feats scans, see below) */
+  uint8_t pc;       /* FC_PC_* bits: where punctuation may not stand in a word
+                     * (wordpunct.h; set only when the trained model decodes) */
 } fc_unit;
 
 /* The break rule, kept by every segmenter and mode: a token never joins
