@@ -18,6 +18,7 @@
 #include "t2s.h"
 #include "units.h"
 #include "wordgap.h"
+#include "wordpunct.h"
 
 #define FC_ENT_BLOCK (64 * 1024)
 #define FC_ENT_CTX 2048
@@ -116,6 +117,77 @@ static size_t fc_ent_name_end(const fc_ent_block *b, size_t i, size_t j) {
   return j;
 }
 
+/* The bracket at character k of the block (fc_punct_bracket), 0 if none. */
+static int fc_ent_bracket_at(const fc_ent_block *b, size_t k) {
+  const fenci_tagger *t = b->t;
+  uint32_t cp;
+  size_t l = t->eoff[k + 1] - t->eoff[k];
+  if (l > 3 || fc_utf8_decode((const uint8_t *)b->text + t->eoff[k], l, &cp) != l) return 0;
+  return fc_punct_bracket(fc_char_norm(cp));
+}
+
+/* A name holds a bracket only with its partner, as every name of the
+ * MSRA test does (《两岸关系》杂志, “幸福工程”组委会): where the recogniser
+ * left one out, the partner right outside the name is taken in (“东方红三
+ * 号”卫星, 美国FDA（药品与食品管理局）), an unpaired bracket at an edge is
+ * left out (（记者刘程） gives 刘程), and a name with one left inside is
+ * dropped.  Works on characters [*s, *e) of the block, not before lo;
+ * returns 0 for no name. */
+static int fc_ent_pair_brackets(const fc_ent_block *b, size_t lo, size_t *s, size_t *e) {
+  size_t k, guard;
+  for (guard = 0; *s < *e && guard < 2 * (*e - *s) + 4; guard++) {
+    int open[16], top = 0, unpaired = 0, first = 0, last = 0, kind = 0;
+    size_t fpos = 0, lpos = 0;
+    for (k = *s; k < *e; k++) {
+      int br = fc_ent_bracket_at(b, k), bad = 0;
+      if (br > 0) {
+        if (top < 16) open[top++] = br;
+        else bad = 1;
+      } else if (br < 0) {
+        if (top && open[top - 1] == -br) top--;
+        else bad = 1;
+      }
+      if (bad) {
+        if (!unpaired++) fpos = k, first = br;
+        lpos = k, last = br, kind = br;
+      }
+    }
+    if (top) { /* unclosed ones: the last of them is the last unpaired */
+      int depth = 0;
+      for (k = *e; k-- > *s;) {
+        int br = fc_ent_bracket_at(b, k);
+        if (br < 0) depth++;
+        else if (br > 0 && depth) depth--;
+        else if (br > 0) {
+          if (!unpaired || k > lpos) lpos = k, last = br;
+          if (!unpaired || k < fpos) fpos = k, first = br;
+          kind = br;
+          unpaired++;
+        }
+      }
+    }
+    if (!unpaired) return 1;
+    if (unpaired == 1 && kind < 0 && *s > lo && fc_ent_bracket_at(b, *s - 1) == -kind) {
+      (*s)--;
+      continue;
+    }
+    if (unpaired == 1 && kind > 0 && *e < b->n && fc_ent_bracket_at(b, *e) == -kind) {
+      (*e)++;
+      continue;
+    }
+    if (fpos == *s && first) {
+      (*s)++;
+      continue;
+    }
+    if (lpos + 1 == *e && last) {
+      (*e)--;
+      continue;
+    }
+    return 0;
+  }
+  return 0; /* nothing left, or no pairing found in the rounds a name's length allows */
+}
+
 /* Emits the names that end at or before character limit (all when limit
  * is b->n), from b->name_at on. */
 static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
@@ -146,7 +218,16 @@ static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
     }
     {
       fenci_entity e;
-      size_t je = ty == FENCI_ENT_PER ? fc_ent_name_end(b, i, j) : j;
+      size_t je = ty == FENCI_ENT_PER ? fc_ent_name_end(b, i, j) : j, is = i;
+      /* not before the last name emitted (fc_ent_emit drops what starts there) */
+      size_t lo = *b->last_end > b->base ? fc_ent_char(b, *b->last_end - b->base) : 0;
+      if (!fc_ent_pair_brackets(b, lo > b->name_at ? lo : b->name_at, &is, &je)) {
+        i = j;
+        continue;
+      }
+      if (je > limit) break; /* its partner taken in: decided with the next limit */
+      if (je > j) j = je;
+      i = is;
       memset(&e, 0, sizeof e);
       e.type = ty; /* PER LOC ORG are 1 2 3, as FENCI_ENT_* */
       e.start = b->base + t->eoff[i];

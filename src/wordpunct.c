@@ -27,7 +27,7 @@ static int fc_punct_proper(uint32_t cp) {
 
 /* Brackets: > 0 an opening one, < 0 a closing one, the pair's number either
  * way; 0 for anything else.  ASCII quotes are not told apart: not here. */
-static int fc_punct_bracket(uint32_t cp) {
+int fc_punct_bracket(uint32_t cp) {
   if (cp < 0x80) {
     switch (cp) {
       case '(': return 1;

@@ -19,6 +19,11 @@
 
 #include "units.h"
 
+/* > 0 an opening bracket, < 0 a closing one, the number of the pair
+ * either way; 0 for anything else (cp as fc_char_norm leaves it: ( for
+ * （; ASCII quotes, which open and close alike, are no brackets here). */
+int fc_punct_bracket(uint32_t cp);
+
 /* fc_unit.pc bits */
 #define FC_PC_NOJOIN 1u  /* the unit does not join the one before (no M, no E) */
 #define FC_PC_NOEND 2u   /* no word ends at the unit (no E) */

@@ -187,6 +187,43 @@ int main(void) {
       OK(!strcmp(got, word_cases[k][1]), "%s: got \"%s\", want \"%s\"", in, got, word_cases[k][1]);
     }
   }
+  {
+    /* a name holds a bracket only with its partner: the recogniser's
+     * 东方红三号”卫星, 刘程）, 美国FDA（药品与食品管理局 and 朝鲜《劳动新闻 come
+     * out paired or without the bracket */
+    static const char *const lines[] = {
+        "国空间技术研究院研制的“东方红三号”卫星，是我国新一代实用广播通信卫星。",
+        "新华社耶路撒冷１月３１日电（记者王丙飞、刘程）巴勒斯坦首席谈判代表埃雷卡特３１日说。",
+        "如过去美国FDA（药品与食品管理局）对中药的要求十分苛刻，朝鲜《劳动新闻》发表文章。",
+        "（记者刘程）（宜）州“西电东送”工程《苏联共产党》"};
+    size_t k, i;
+    for (k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+      v->n = 0;
+      INT_EQ(fenci_entities(t, lines[k], strlen(lines[k]), collect, v), FENCI_OK);
+      check_order(v, strlen(lines[k]), lines[k]);
+      for (i = 0; i < v->n; i++) {
+        const fenci_entity *x = &v->e[i];
+        const char *p = lines[k] + x->start, *q = lines[k] + x->end;
+        int depth[4] = {0, 0, 0, 0}, bad = 0, b;
+        static const char *const br[4][2] = {{"（", "）"}, {"《", "》"}, {"“", "”"}, {"(", ")"}};
+        if (x->type != FENCI_ENT_PER && x->type != FENCI_ENT_LOC && x->type != FENCI_ENT_ORG) continue;
+        while (p < q) {
+          size_t l = 1;
+          for (b = 0; b < 4; b++) {
+            if (!strncmp(p, br[b][0], strlen(br[b][0]))) depth[b]++, l = strlen(br[b][0]);
+            else if (!strncmp(p, br[b][1], strlen(br[b][1]))) bad |= --depth[b] < 0, l = strlen(br[b][1]);
+          }
+          if (l == 1) l = ((unsigned char)*p < 0x80) ? 1 : ((unsigned char)*p < 0xE0) ? 2 : ((unsigned char)*p < 0xF0) ? 3 : 4;
+          p += l;
+        }
+        for (b = 0; b < 4; b++) bad |= depth[b] != 0;
+        OK(!bad, "%s: name \"%.*s\" with an unpaired bracket", lines[k], (int)(x->end - x->start), lines[k] + x->start);
+      }
+    }
+    v->n = 0;
+    INT_EQ(fenci_entities(t, lines[1], strlen(lines[1]), collect, v), FENCI_OK);
+    OK(find(v, lines[1], "刘程", FENCI_ENT_PER) != NULL, "刘程 PER without its bracket");
+  }
   /* stopping */
   v->n = 0;
   v->stop_after = 2;
