@@ -95,31 +95,46 @@ static const char *fz_token_breaks(const char *text, size_t len, const fenci_tok
  * forced user word may break them): no word of two or more characters
  * with a Han character ends with a mark right after a Han character
  * (unless the mark closes a bracket), begins with one right before a Han
- * character (unless it opens one), holds a bracket without its partner,
- * joins a run of two or more of one mark to a Han character, or holds a
- * full stop or a minus sign between a Han character and a digit.  Marks
- * are punctuation proper (not %, other symbols or ○), full-width forms
- * read as ASCII; the lists are written apart from the library's. */
+ * character (unless it opens one), holds a bracket without its partner
+ * (the ASCII quote: an odd number of them), joins a run of two or more of
+ * one mark to a Han character, or holds a full stop between a Han
+ * character and a digit.  Marks are punctuation proper (not %, other
+ * symbols or ○), full-width forms read as ASCII; the lists are written
+ * apart from the library's. */
 static uint32_t fz_fold(uint32_t c) { return c >= 0xFF01 && c <= 0xFF5E ? c - 0xFEE0 : c; }
 static int fz_han(uint32_t c) { return c != FZ_BAD && fc_char_class(c) == 1 /* FC_C_HAN */; }
 static int fz_digit(uint32_t c) { return c >= '0' && c <= '9'; }
 static int fz_mark(uint32_t c) {
+  static const uint32_t ranges[][2] = {{0xA1, 0xA1},     {0xAB, 0xAB},     {0xB7, 0xB7},     {0xBB, 0xBB},
+                                       {0xBF, 0xBF},     {0x2010, 0x2027}, {0x2039, 0x2043}, {0x2045, 0x2051},
+                                       {0x2053, 0x205E}, {0x3001, 0x3003}, {0x3008, 0x3011}, {0x3014, 0x301F},
+                                       {0xFE10, 0xFE19}, {0xFE30, 0xFE4F}, {0xFE50, 0xFE61},
+                                       {0xFE63, 0xFE63}, {0xFE68, 0xFE68}, {0xFE6B, 0xFE6B}, {0xFF5F, 0xFF65}};
+  size_t k;
   if (c == FZ_BAD) return 0;
   if (c < 0x80)
     return c > 0x20 && c < 0x7F && !strchr("%$+<=>^`|~", (int)c) && !(c >= '0' && c <= '9') &&
            !((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-  return c == 0xB7 || (c >= 0x2010 && c <= 0x2027) || (c >= 0x3001 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) ||
-         (c >= 0x3014 && c <= 0x301F) || (c >= 0xFE10 && c <= 0xFE19) || (c >= 0xFE30 && c <= 0xFE4F);
+  for (k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
+    if (c >= ranges[k][0] && c <= ranges[k][1]) return 1;
+  return 0;
 }
-/* > 0 an opening, < 0 a closing bracket of pair k; 0 no bracket */
+/* > 0 an opening, < 0 a closing bracket of pair k; 0 no bracket; 99 '"' */
 static int fz_bracket(uint32_t c) {
-  static const uint32_t pairs[][2] = {{'(', ')'},       {'[', ']'},       {'{', '}'},       {0x300A, 0x300B},
-                                      {0x3008, 0x3009}, {0x300C, 0x300D}, {0x300E, 0x300F}, {0x3010, 0x3011},
-                                      {0x3014, 0x3015}, {0x201C, 0x201D}, {0x2018, 0x2019}};
+  static const uint32_t pairs[][3] = {
+      {'(', ')', 0},         {'[', ']', 0},         {'{', '}', 0},         {0x3008, 0x3009, 0},
+      {0x300A, 0x300B, 0},   {0x300C, 0x300D, 0},   {0x300E, 0x300F, 0},   {0x3010, 0x3011, 0},
+      {0x3014, 0x3015, 0},   {0x3016, 0x3017, 0},   {0x3018, 0x3019, 0},   {0x301A, 0x301B, 0},
+      {0x201C, 0x201D, 0},   {0x2018, 0x2019, 0},   {0xAB, 0xBB, 0},       {0x2039, 0x203A, 0},
+      {0x301D, 0x301E, 0x301F}, {0x2045, 0x2046, 0}, {0xFE35, 0xFE36, 0},  {0xFE37, 0xFE38, 0},
+      {0xFE39, 0xFE3A, 0},   {0xFE3B, 0xFE3C, 0},   {0xFE3D, 0xFE3E, 0},   {0xFE3F, 0xFE40, 0},
+      {0xFE41, 0xFE42, 0},   {0xFE43, 0xFE44, 0},   {0xFE47, 0xFE48, 0},   {0xFE59, 0xFE5A, 0},
+      {0xFE5B, 0xFE5C, 0},   {0xFE5D, 0xFE5E, 0},   {0xFF5F, 0xFF60, 0},   {0xFF62, 0xFF63, 0}};
   int k;
+  if (c == '"') return 99;
   for (k = 0; k < (int)(sizeof pairs / sizeof pairs[0]); k++) {
     if (c == pairs[k][0]) return k + 1;
-    if (c == pairs[k][1]) return -(k + 1);
+    if (c == pairs[k][1] || (pairs[k][2] && c == pairs[k][2])) return -(k + 1);
   }
   return 0;
 }
@@ -127,7 +142,7 @@ static int fz_bracket(uint32_t c) {
 static const char *fz_token_punct(const char *text, size_t len, const fenci_token *tok) {
   uint32_t c[256];
   int stack[64];
-  size_t n = 0, i = 0, han = 0, depth = 0;
+  size_t n = 0, i = 0, han = 0, depth = 0, quotes = 0;
   const uint8_t *s = (const uint8_t *)text + tok->start;
   if (tok->end > len || tok->start >= tok->end || tok->end - tok->start > 4 * 256) return NULL;
   while (i < tok->end - tok->start && n < 256) {
@@ -137,18 +152,23 @@ static const char *fz_token_punct(const char *text, size_t len, const fenci_toke
     han += fz_han(c[n++]);
   }
   if (n < 2 || !han) return NULL;
-  if (fz_mark(c[n - 1]) && fz_han(c[n - 2]) && fz_bracket(c[n - 1]) >= 0) return "a word ends with a mark after Han";
+  if (fz_mark(c[n - 1]) && fz_han(c[n - 2]) && (fz_bracket(c[n - 1]) > 0 || fz_bracket(c[n - 1]) == 0 ||
+                                                fz_bracket(c[n - 1]) == 99))
+    return "a word ends with a mark after Han";
   if (fz_mark(c[0]) && fz_han(c[1]) && fz_bracket(c[0]) <= 0) return "a word begins with a mark before Han";
+  if (fz_mark(c[0]) && fz_han(c[1]) && fz_bracket(c[0]) == 99) return "a word begins with a quote before Han";
   for (i = 0; i < n; i++) {
     int b = fz_bracket(c[i]);
-    if (b > 0 && depth < 64) stack[depth++] = b;
-    if (b < 0 && (!depth || stack[--depth] != -b)) return "a closing bracket without its opening one";
+    if (b == 99) quotes++;
+    else if (b > 0 && depth < 64) stack[depth++] = b;
+    else if (b < 0 && (!depth || stack[--depth] != -b)) return "a closing bracket without its opening one";
     if (fz_mark(c[i]) && i > 0 && fz_han(c[i - 1]) && i + 1 < n && c[i + 1] == c[i]) return "a run of marks after Han";
     if (fz_mark(c[i]) && i > 0 && c[i - 1] == c[i] && i + 1 < n && fz_han(c[i + 1])) return "a run of marks before Han";
-    if ((c[i] == '.' || c[i] == '-') && i > 0 && i + 1 < n &&
+    if (c[i] == '.' && i > 0 && i + 1 < n &&
         ((fz_han(c[i - 1]) && fz_digit(c[i + 1])) || (fz_digit(c[i - 1]) && fz_han(c[i + 1]))))
-      return "a full stop or a minus sign joins Han and a digit";
+      return "a full stop joins Han and a digit";
   }
+  if (quotes & 1) return "an odd number of quotes";
   return depth ? "an opening bracket without its closing one" : NULL;
 }
 

@@ -328,14 +328,8 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
     rc = fc_segmodel_tag(m->seg, t->ss, s->u, s->n, t->tags);
     if (rc != FENCI_OK) return rc;
     fc_bigram_resolve(s, m, !fused, t->tags);
-    /* a word with a bracket and not its partner: decoded again with the
-     * brackets at fault alone, at most twice, then with every bracket of
-     * the chunk alone (rare: a few lines in a thousand) */
-    for (k = 0; brackets && k < 3 && fc_punct_unbalanced(s->u, s->n, t->tags, first, k == 2); k++) {
-      rc = fc_segmodel_tag(m->seg, t->ss, s->u, s->n, t->tags);
-      if (rc != FENCI_OK) return rc;
-      fc_bigram_resolve(s, m, !fused, t->tags);
-    }
+    /* a word with a bracket and not its partner, mended in its tags */
+    if (brackets) fc_punct_repair(s->u, s->n, t->tags, first);
     /* a token ends after E or S, and always before a forced B/S */
     for (i = 0, from = 0; i < s->n; i++) {
       uint8_t tg = t->tags[i];

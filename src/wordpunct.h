@@ -41,12 +41,13 @@ int fc_punct_bracket(uint32_t cp);
 size_t fc_punct_marks(fc_unit *u, size_t n, const uint8_t *text, size_t *first);
 
 /* After decoding (B/M/E/S tags, word ends as fc_segment_chunk cuts them):
- * isolates (FC_PC_NOJOIN on it and on the unit after it) each bracket left
- * without its partner in a word of two or more units that holds a Han
- * character, and returns how many it isolated that were not yet; with all
- * set and such a word found, every bracket of the units.  Units before
- * first (fc_punct_marks) hold no bracket.  Words through forced units are
- * left alone. */
-size_t fc_punct_unbalanced(fc_unit *u, size_t n, const uint8_t *tags, size_t first, int all);
+ * a word of two or more units with a Han character that holds a bracket
+ * without its partner takes the partner in when that is a word of its own
+ * right outside (msra-ner's convention: “东方红三号”卫星), else is cut before
+ * and after each such bracket (a mark that may not end or begin a word
+ * left on its own too; every bracket, where the cuts would part a pair).
+ * Words through forced units are left alone; units before first
+ * (fc_punct_marks) hold no bracket.  Returns the number of words mended. */
+size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, size_t first);
 
 #endif

@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "harness.h"
+#include "alloc.h"
+#include "units.h"
+#include "wordpunct.h"
 #include "../../fuzz/oracle.h"
 
 typedef struct tw_ctx {
@@ -142,7 +145,42 @@ static void tw_model(const char *path) {
   fenci_model_free(m);
 }
 
+/* fc_punct_repair on tags given by hand: text is cut into units (one a
+ * character here), tags spell the words as "B/M/E/S" letters, and the
+ * mended tags must read want. */
+static void tw_repair(const char *text, const char *tags, const char *want) {
+  fc_scan s;
+  fenci_alloc a = fc_alloc_resolve(NULL);
+  size_t i, first = 0;
+  uint8_t t[64];
+  char got[65];
+  memset(&s, 0, sizeof s);
+  INT_EQ(fc_scan_units(&s, (const uint8_t *)text, strlen(text), 1, &a), FENCI_OK);
+  OK(s.n == strlen(tags) && s.n < sizeof t, "%s: %zu units for %zu tags", text, s.n, strlen(tags));
+  if (s.n == strlen(tags) && s.n < sizeof t) {
+    for (i = 0; i < s.n; i++) t[i] = (uint8_t)(strchr("BMES", tags[i]) - "BMES");
+    fc_punct_marks(s.u, s.n, (const uint8_t *)text, &first);
+    fc_punct_repair(s.u, s.n, t, first);
+    for (i = 0; i < s.n; i++) got[i] = "BMES"[t[i]];
+    got[s.n] = 0;
+    STR_EQ(got, want);
+  }
+  fc_scan_free(&s, &a);
+}
+
 int main(void) {
+  /* a close without its open: cut around it; its partner right outside:
+   * taken in; a pair the cuts would part: every bracket alone; a balanced
+   * word, and one without Han, stay */
+  tw_repair("（记者奚彬）司法部", "SBEBMMMME", "SBEBESBME");
+  tw_repair("（奚彬）司法部", "SBMMMME", "BMMMMME");
+  tw_repair("“东方红”卫星", "SBMMMME", "BMMMMME");
+  tw_repair("《劲舞团》", "BMMES", "BMMME");
+  tw_repair("（甲》乙）丙", "BMMMME", "SSSSSS");
+  tw_repair("万方（集团）公司", "BMMMMMME", "BMMMMMME");
+  tw_repair("(1)", "BME", "BME");
+  tw_repair("是\"东方红\"号", "SSBMMME", "SSBMESS");
+
   static const char *const models[] = {"models/ctb.fenci", "models/pku.fenci", "models/msr.fenci"};
   size_t i;
   for (i = 0; i < sizeof models / sizeof models[0]; i++) tw_model(models[i]);
