@@ -79,6 +79,13 @@ runs=$((runs + 1))
 tr ' ' '\n' <"$TMP/out" | awk -v n="$(cat "$TMP/nw")" '{ t[NR] = $0 } END { k = NR / n; if (k != int(k) || k < 20) { print "tokens " NR; exit 1 }
   for (c = 2; c < k; c++) for (i = 1; i <= n; i++) if (t[(c - 1) * n + i] != t[n + i]) { print "copy " c ", word " i ": " t[(c - 1) * n + i] " vs " t[n + i]; exit 1 } }' \
   >"$TMP/cmp" || fail "tag --words a long line: copies tagged differently ($(cat "$TMP/cmp"))"
+# numbers with a unit of time or a large number, and ordinals, have the one
+# tag People's Daily gives all of them, in any context and digit width
+printf '第3 季度 12点30分 3月5日 第５ 名 3万 人 第一 次 3.5亿\n' >"$TMP/stdin"
+run "tag --words numeric" 0 - -- tag --words
+runs=$((runs + 1))
+[ "$(cat "$TMP/out")" = "第3/m 季度/n 12点30分/t 3月5日/t 第５/m 名/q 3万/m 人/n 第一/m 次/q 3.5亿/m" ] ||
+  fail "tag --words numeric: $(cat "$TMP/out")"
 # a model without a tagger: a clear error, exit 1
 printf '的 10 u\n' >"$TMP/lex.txt"
 "$FENCI" compile "$TMP/lex.txt" -o "$TMP/lex.fenci" 2>/dev/null
