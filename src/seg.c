@@ -324,12 +324,12 @@ static fenci_rc fc_segment_chunk(fenci_tagger *t, const uint8_t *chunk, size_t l
       rc = fc_segscratch_new(&t->ss, a);
       if (rc != FENCI_OK) return rc;
     }
-    size_t first, brackets = fc_punct_marks(s->u, s->n, chunk, &first);
+    size_t brackets = fc_punct_marks(s->u, s->n, chunk, s->pu, s->npu);
     rc = fc_segmodel_tag(m->seg, t->ss, s->u, s->n, t->tags);
     if (rc != FENCI_OK) return rc;
     fc_bigram_resolve(s, m, !fused, t->tags);
     /* a word with a bracket and not its partner, mended in its tags */
-    if (brackets) fc_punct_repair(s->u, s->n, t->tags, first);
+    if (brackets) fc_punct_repair(s->u, s->n, t->tags, s->pu, s->npu);
     /* a token ends after E or S, and always before a forced B/S */
     for (i = 0, from = 0; i < s->n; i++) {
       uint8_t tg = t->tags[i];

@@ -195,6 +195,7 @@ void fc_scan_free(fc_scan *s, const fenci_alloc *a) {
   fc_free(a, s->u);
   fc_free(a, s->e);
   fc_free(a, s->first);
+  fc_free(a, s->pu);
   memset(s, 0, sizeof *s);
 }
 
@@ -279,10 +280,12 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
   s->n = 0;
   s->ne = 0;
   s->nbn = 0;
+  s->npu = 0;
   /* Reserve for the worst case once (a unit per byte; a normalised
    * character is at most 4 bytes for at least 1), so the loop below never
    * reallocates. */
   if (fc_grow(a, (void **)&s->u, &s->cap, len + 1, sizeof *s->u) ||
+      fc_grow(a, (void **)&s->pu, &s->pucap, len + 1, sizeof *s->pu) ||
       fc_grow(a, (void **)&s->ns, &s->nscap, len + 2, sizeof *s->ns) ||
       fc_grow(a, (void **)&s->nb, &s->nbcap, 4 * len + 4, 1))
     return FENCI_NOMEM;
@@ -353,6 +356,7 @@ fenci_rc fc_scan_units(fc_scan *s, const uint8_t *text, size_t len, int feats,
     u->end = (uint32_t)(pos + l);
     u->cls = cls;
     u->kind = kind;
+    if (kind == FENCI_KIND_PUNCT) s->pu[s->npu++] = (uint32_t)s->n;
     /* Normalised bytes of the unit for lexicon lookups: a one-character
      * unit is mapped (traditional -> simplified, full-width -> ASCII), so
      * traditional text finds the lexicon's simplified words; other units are

@@ -92,6 +92,8 @@ typedef struct fc_scan {
   double *best;     /* lattice features: best[i], the cost of the best path from unit i
                      * to the end of its stretch (n+1 entries) */
   size_t bcap;
+  uint32_t *pu;     /* the punctuation units, in order (npu of them; wordpunct.h) */
+  size_t npu, pucap;
 } fc_scan;
 
 /* Splits text into units and finds every lexicon/user word over them.

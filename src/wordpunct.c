@@ -87,16 +87,16 @@ static int fc_punct_same(const fc_unit *u, const fc_unit *v) {
   return u->kind == FENCI_KIND_PUNCT && v->kind == FENCI_KIND_PUNCT && u->cp == v->cp && u->cp;
 }
 
-size_t fc_punct_marks(fc_unit *u, size_t n, const uint8_t *text, size_t *first) {
-  size_t i, brackets = 0;
-  *first = n;
-  /* fc_scan_units leaves every pc 0 */
-  for (i = 0; i < n; i++) {
+size_t fc_punct_marks(fc_unit *u, size_t n, const uint8_t *text, const uint32_t *pu, size_t npu) {
+  size_t j, brackets = 0;
+  /* fc_scan_units leaves every pc 0; only its punctuation units are looked at */
+  for (j = 0; j < npu; j++) {
+    size_t i = pu[j];
     fc_unit *x = &u[i];
     int k;
-    if (x->kind != FENCI_KIND_PUNCT) continue;
+    if (i >= n || x->kind != FENCI_KIND_PUNCT) continue;
     k = fc_punct_bracket(x->cp);
-    if ((k || x->cp == '"') && !brackets++) *first = i;
+    brackets += k || x->cp == '"';
     if (fc_punct_proper(x->cp)) {
       int hb = i > 0 && !x->brk && fc_punct_is_han(&u[i - 1]);
       int ha = i + 1 < n && !u[i + 1].brk && fc_punct_is_han(&u[i + 1]);
@@ -110,7 +110,7 @@ size_t fc_punct_marks(fc_unit *u, size_t n, const uint8_t *text, size_t *first) 
         while (e < n && !u[e].brk && fc_punct_same(&u[e], x)) e++;
         if (hb) x->pc |= FC_PC_NOJOIN;
         if (e < n && !u[e].brk && fc_punct_is_han(&u[e])) u[e].pc |= FC_PC_NOJOIN;
-        i = e - 1;
+        while (j + 1 < npu && pu[j + 1] < e) j++; /* the run's other marks */
         continue;
       }
     }
@@ -231,18 +231,18 @@ static int fc_punct_take_partner(const fc_unit *u, size_t n, uint8_t *tags, size
   return 0;
 }
 
-size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, size_t first) {
-  size_t i, repaired = 0;
+size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, const uint32_t *pu, size_t npu) {
+  size_t p, done = 0, repaired = 0;
   /* only the words that hold a bracket are looked at */
-  for (i = first; i < n; i++) {
-    size_t a, b, j, unp[FC_PUNCT_MAXUNP], nu;
+  for (p = 0; p < npu; p++) {
+    size_t i = pu[p], a, b, j, unp[FC_PUNCT_MAXUNP], nu;
     int han = 0, forced = 0;
-    if (!fc_punct_br(&u[i])) continue;
+    if (i >= n || (p && i < done) || !fc_punct_br(&u[i])) continue;
     for (a = i; a > 0 && !fc_punct_word_ends(u, n, tags, a - 1); a--) {
     }
     for (b = i; !fc_punct_word_ends(u, n, tags, b); b++) {
     }
-    i = b; /* the word's other brackets are done with it */
+    done = b + 1; /* the word's other brackets are done with it */
     if (a == b) continue;
     for (j = a; j <= b; j++) {
       han |= fc_punct_is_han(&u[j]);
@@ -251,9 +251,7 @@ size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, size_t first) 
     if (!han || forced || (nu = fc_punct_unpaired(u, a, b, unp)) == 0) continue;
     repaired++;
     if (nu == 1 && fc_punct_take_partner(u, n, tags, a, b, unp[0])) {
-      if (a > 0 && tags[a - 1] == FC_TAG_B) a--;
-      if (b + 1 < n && tags[b + 1] == FC_TAG_E) b++;
-      i = b;
+      if (b + 1 < n && tags[b + 1] == FC_TAG_E) done = b + 2;
       continue;
     }
     fc_punct_split(u, tags, a, b, unp, nu, nu > FC_PUNCT_MAXUNP);

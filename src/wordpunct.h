@@ -30,15 +30,15 @@ int fc_punct_bracket(uint32_t cp);
 #define FC_PC_NOBEGIN 4u /* no word of two or more units begins at it (no B) */
 
 /* Sets the pc fields of the n units of a feats scan of text (fc_scan_units
- * with feats: punctuation units carry their code point): a mark that follows a
- * Han character does not end a word unless it closes a bracket, one that
- * precedes a Han character does not begin one unless it opens a bracket, a
- * run of two or more of one mark joins no Han character, and a full stop
- * or a minus sign does not join a Han character to a number.  Only sets
- * bits: the pc fields are 0 as fc_scan_units leaves them.  Returns the
- * number of brackets (none: fc_punct_unbalanced has nothing to do) and in
- * *first the unit of the first one. */
-size_t fc_punct_marks(fc_unit *u, size_t n, const uint8_t *text, size_t *first);
+ * with feats: punctuation units carry their code point; pu lists its npu
+ * punctuation units in order): a mark that follows a Han character does
+ * not end a word unless it closes a bracket, one that precedes a Han
+ * character does not begin one unless it opens one, a run of two or more
+ * of one mark joins no Han character, and a full stop does not join a Han
+ * character to a number.  Only sets bits: the pc fields are 0 as
+ * fc_scan_units leaves them.  Returns the number of brackets and ASCII
+ * quotes (none: fc_punct_repair has nothing to do). */
+size_t fc_punct_marks(fc_unit *u, size_t n, const uint8_t *text, const uint32_t *pu, size_t npu);
 
 /* After decoding (B/M/E/S tags, word ends as fc_segment_chunk cuts them):
  * a word of two or more units with a Han character that holds a bracket
@@ -46,8 +46,9 @@ size_t fc_punct_marks(fc_unit *u, size_t n, const uint8_t *text, size_t *first);
  * right outside (msra-ner's convention: “东方红三号”卫星), else is cut before
  * and after each such bracket (a mark that may not end or begin a word
  * left on its own too; every bracket, where the cuts would part a pair).
- * Words through forced units are left alone; units before first
- * (fc_punct_marks) hold no bracket.  Returns the number of words mended. */
-size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, size_t first);
+ * Words through forced units are left alone; pu and npu list the
+ * punctuation units, as for fc_punct_marks.  Returns the number of words
+ * mended. */
+size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, const uint32_t *pu, size_t npu);
 
 #endif

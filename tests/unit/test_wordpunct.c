@@ -151,7 +151,7 @@ static void tw_model(const char *path) {
 static void tw_repair(const char *text, const char *tags, const char *want) {
   fc_scan s;
   fenci_alloc a = fc_alloc_resolve(NULL);
-  size_t i, first = 0;
+  size_t i;
   uint8_t t[64];
   char got[65];
   memset(&s, 0, sizeof s);
@@ -159,8 +159,8 @@ static void tw_repair(const char *text, const char *tags, const char *want) {
   OK(s.n == strlen(tags) && s.n < sizeof t, "%s: %zu units for %zu tags", text, s.n, strlen(tags));
   if (s.n == strlen(tags) && s.n < sizeof t) {
     for (i = 0; i < s.n; i++) t[i] = (uint8_t)(strchr("BMES", tags[i]) - "BMES");
-    fc_punct_marks(s.u, s.n, (const uint8_t *)text, &first);
-    fc_punct_repair(s.u, s.n, t, first);
+    fc_punct_marks(s.u, s.n, (const uint8_t *)text, s.pu, s.npu);
+    fc_punct_repair(s.u, s.n, t, s.pu, s.npu);
     for (i = 0; i < s.n; i++) got[i] = "BMES"[t[i]];
     got[s.n] = 0;
     STR_EQ(got, want);
