@@ -162,6 +162,12 @@ static size_t fc_punct_unpaired(const fc_unit *u, size_t a, size_t b, size_t *un
   }
   for (j = 0; j < depth; j++)
     if (n++ < FC_PUNCT_MAXUNP) unp[n - 1] = open[j];
+  /* in text order, as fc_punct_split reads them (closes came first) */
+  for (j = 1; j < n && j < FC_PUNCT_MAXUNP; j++) {
+    size_t v = unp[j], k = j;
+    for (; k > 0 && unp[k - 1] > v; k--) unp[k] = unp[k - 1];
+    unp[k] = v;
+  }
   return n;
 }
 
@@ -250,9 +256,22 @@ size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, const uint32_t
     }
     if (!han || forced || (nu = fc_punct_unpaired(u, a, b, unp)) == 0) continue;
     repaired++;
-    if (nu == 1 && fc_punct_take_partner(u, n, tags, a, b, unp[0])) {
-      if (b + 1 < n && tags[b + 1] == FC_TAG_E) done = b + 2;
-      continue;
+    if (nu == 1) {
+      /* the partner taken in must pair the word: not so for a close under
+       * another open bracket (（ + 甲《乙）》): then it is undone */
+      uint8_t t0 = a > 0 ? tags[a - 1] : 0, t1 = tags[a], t2 = tags[b], t3 = b + 1 < n ? tags[b + 1] : 0;
+      if (fc_punct_take_partner(u, n, tags, a, b, unp[0])) {
+        size_t lo = a > 0 && tags[a - 1] == FC_TAG_B ? a - 1 : a, hi = b + 1 < n && tags[b + 1] == FC_TAG_E ? b + 1 : b;
+        if (fc_punct_unpaired(u, lo, hi, unp) == 0) {
+          done = hi + 1;
+          continue;
+        }
+        if (a > 0) tags[a - 1] = t0;
+        tags[a] = t1;
+        tags[b] = t2;
+        if (b + 1 < n) tags[b + 1] = t3;
+        nu = fc_punct_unpaired(u, a, b, unp);
+      }
     }
     fc_punct_split(u, tags, a, b, unp, nu, nu > FC_PUNCT_MAXUNP);
     /* a pair the cuts parted ("（甲》乙）") is parted for good: then every

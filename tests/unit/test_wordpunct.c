@@ -179,6 +179,11 @@ int main(void) {
   tw_repair("（甲》乙）丙", "BMMMME", "SSSSSS");
   tw_repair("万方（集团）公司", "BMMMMMME", "BMMMMMME");
   tw_repair("(1)", "BME", "BME");
+  /* a partner that would not pair the word is not taken in (a review's
+   * case: the close sits under another open bracket); the unpaired
+   * brackets are cut in text order, and a pair they do not part stays */
+  tw_repair("（甲《乙）》", "SBMMME", "SSSSSS");
+  tw_repair("甲(乙》丙“丁”", "BMMMMMME", "SSSSBMME");
   tw_repair("是\"东方红\"号", "SSBMMME", "SSBMESS");
 
   static const char *const models[] = {"models/ctb.fenci", "models/pku.fenci", "models/msr.fenci"};
