@@ -101,6 +101,19 @@ static int numex_split_word(const numex_in *in, size_t s, size_t e, int from_s) 
   return numex_held(in, e, NUMEX_GAP_REL, &w) && w.start > s;
 }
 
+/* 1 when the text before p is a decimal point ('.' or '．') that follows
+ * no digit: the digits at p are a fraction without its integer part. */
+static int numex_bare_point(const numex_in *in, size_t p) {
+  const uint8_t *t = in->t;
+  size_t q;
+  if (p >= 1 && t[p - 1] == '.') q = p - 1;
+  else if (p >= 3 && t[p - 3] == 0xEF && t[p - 2] == 0xBC && t[p - 1] == 0x8E) q = p - 3;
+  else return 0;
+  if (q >= 1 && t[q - 1] >= '0' && t[q - 1] <= '9') return 0;
+  if (q >= 3 && t[q - 3] == 0xEF && t[q - 2] == 0xBC && t[q - 1] >= 0x90 && t[q - 1] <= 0x99) return 0;
+  return 1;
+}
+
 /* ------------------------------------------------------------ characters */
 
 /* ASCII and full-width digits. */
@@ -1786,6 +1799,21 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
     }
     c = numex_at(&in, p, &l);
     starts = numex_starts(c);
+    if (starts && numex_adigit(c) >= 0 && numex_bare_point(&in, p)) {
+      /* .5: not read as 5 (.5∶1 is no ratio of 5): its digits are passed,
+       * with the parts that a mark joins to them (∶1, /2, .3) */
+      for (;;) {
+        size_t m;
+        uint32_t mk;
+        while (p < len && numex_adigit(numex_at(&in, p, &l)) >= 0) p += l;
+        mk = numex_at(&in, p, &m);
+        if (p >= len || !(mk == 0x2236 || mk == ':' || mk == '/' || mk == 0xFF0F || mk == '.' || mk == 0xFF0E) ||
+            numex_adigit(numex_at(&in, p + m, &l)) < 0)
+          break;
+        p += m;
+      }
+      continue;
+    }
     if (starts) {
       int i, guarded = 0;
       if (c == NUMEX_ONE)
