@@ -748,12 +748,7 @@ static void fc_seg_fused(const fc_segmodel *m, fc_segscratch *s, const fc_unit *
   else fc_seg_fused_loop(m, s, u, n, 0, 0);
 }
 
-/* Splits every word of more than FC_SEG_MAXWORD units into pieces of that
- * many.  The longest word of the training corpora has 35 units; text
- * without any break (a repeated pattern, a long run of one mark) can lead
- * the model to one word of a whole chunk, which would make a useless token
- * and hold back the chunker (fenci_segment) for no gain. */
-#define FC_SEG_MAXWORD 64
+/* Splits every word of more than FC_SEG_MAXWORD units (segmodel.h). */
 
 /* Whether a piece may end before unit c and the next one start at it. */
 static int fc_seg_cut_ok(const uint8_t *tags, const fc_unit *u, size_t c) {

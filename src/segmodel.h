@@ -31,4 +31,11 @@ int fc_segmodel_uses_lat(const fc_segmodel *m);
 /* The table layout (SEGH record field) of feature type t, for the trainer. */
 int fc_segmodel_layout(int t);
 
+/* The trained decoder splits every word of more than FC_SEG_MAXWORD units
+ * into pieces of that many.  The longest word of the training corpora has
+ * 35 units; text without any break (a repeated pattern, a long run of one
+ * mark) can lead the model to one word of a whole chunk, which would make
+ * a useless token and hold back the chunker (fenci_segment) for no gain. */
+#define FC_SEG_MAXWORD 64
+
 #endif

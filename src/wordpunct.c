@@ -1,6 +1,7 @@
 /* wordpunct.c - where punctuation may stand in a word (wordpunct.h). */
 #include "fenci.h"
 #include "chars.h"
+#include "segmodel.h"
 #include "wordpunct.h"
 
 /* Punctuation proper (the marks of Unicode's P categories, after
@@ -216,20 +217,23 @@ static int fc_punct_word_ends(const fc_unit *u, size_t n, const uint8_t *tags, s
 }
 
 /* Takes the single unpaired bracket unp of word [a, b] together with its
- * partner when that is a word of its own right outside: 1 when done.  Not
- * for the ASCII quote, a mark no word begins or ends with next to a Han
- * character, nor past the decoder's 64 units a word. */
+ * partner when that is a word of its own right outside and the word then
+ * pairs all its brackets (not so for a close under another open bracket:
+ * （ + 甲《乙）》): 1 when done.  Not for the ASCII quote, a mark no word
+ * begins or ends with next to a Han character, nor past the decoder's cap
+ * on a word's units. */
 static int fc_punct_take_partner(const fc_unit *u, size_t n, uint8_t *tags, size_t a, size_t b, size_t unp) {
   int br = fc_punct_br(&u[unp]);
-  if (br == FC_PUNCT_QUOTE || b - a + 2 > 64) return 0;
+  size_t tmp[FC_PUNCT_MAXUNP];
+  if (br == FC_PUNCT_QUOTE || b - a + 2 > FC_SEG_MAXWORD) return 0;
   if (br < 0 && a > 0 && tags[a - 1] == FC_TAG_S && !u[a - 1].force && !u[a].brk && !(u[a].pc & FC_PC_NOJOIN) &&
-      fc_punct_br(&u[a - 1]) == -br) {
+      fc_punct_br(&u[a - 1]) == -br && fc_punct_unpaired(u, a - 1, b, tmp) == 0) {
     tags[a - 1] = FC_TAG_B;
     tags[a] = FC_TAG_M;
     return 1;
   }
   if (br > 0 && b + 1 < n && tags[b + 1] == FC_TAG_S && !u[b + 1].force && !u[b + 1].brk &&
-      !(u[b + 1].pc & FC_PC_NOJOIN) && fc_punct_br(&u[b + 1]) == -br) {
+      !(u[b + 1].pc & FC_PC_NOJOIN) && fc_punct_br(&u[b + 1]) == -br && fc_punct_unpaired(u, a, b + 1, tmp) == 0) {
     tags[b] = FC_TAG_M;
     tags[b + 1] = FC_TAG_E;
     return 1;
@@ -243,7 +247,7 @@ size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, const uint32_t
   for (p = 0; p < npu; p++) {
     size_t i = pu[p], a, b, j, unp[FC_PUNCT_MAXUNP], nu;
     int han = 0, forced = 0;
-    if (i >= n || (p && i < done) || !fc_punct_br(&u[i])) continue;
+    if (i >= n || i < done || !fc_punct_br(&u[i])) continue;
     for (a = i; a > 0 && !fc_punct_word_ends(u, n, tags, a - 1); a--) {
     }
     for (b = i; !fc_punct_word_ends(u, n, tags, b); b++) {
@@ -256,22 +260,9 @@ size_t fc_punct_repair(const fc_unit *u, size_t n, uint8_t *tags, const uint32_t
     }
     if (!han || forced || (nu = fc_punct_unpaired(u, a, b, unp)) == 0) continue;
     repaired++;
-    if (nu == 1) {
-      /* the partner taken in must pair the word: not so for a close under
-       * another open bracket (（ + 甲《乙）》): then it is undone */
-      uint8_t t0 = a > 0 ? tags[a - 1] : 0, t1 = tags[a], t2 = tags[b], t3 = b + 1 < n ? tags[b + 1] : 0;
-      if (fc_punct_take_partner(u, n, tags, a, b, unp[0])) {
-        size_t lo = a > 0 && tags[a - 1] == FC_TAG_B ? a - 1 : a, hi = b + 1 < n && tags[b + 1] == FC_TAG_E ? b + 1 : b;
-        if (fc_punct_unpaired(u, lo, hi, unp) == 0) {
-          done = hi + 1;
-          continue;
-        }
-        if (a > 0) tags[a - 1] = t0;
-        tags[a] = t1;
-        tags[b] = t2;
-        if (b + 1 < n) tags[b + 1] = t3;
-        nu = fc_punct_unpaired(u, a, b, unp);
-      }
+    if (nu == 1 && fc_punct_take_partner(u, n, tags, a, b, unp[0])) {
+      if (b + 1 < n && tags[b + 1] == FC_TAG_E) done = b + 2;
+      continue;
     }
     fc_punct_split(u, tags, a, b, unp, nu, nu > FC_PUNCT_MAXUNP);
     /* a pair the cuts parted ("（甲》乙）") is parted for good: then every
