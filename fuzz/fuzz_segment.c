@@ -34,6 +34,7 @@
 
 typedef struct fz_ents {
   size_t n, last_end, last_cend, len;
+  const char *text;
 } fz_ents;
 
 static int fz_entity(void *ctx, const fenci_entity *e) {
@@ -42,6 +43,7 @@ static int fz_entity(void *ctx, const fenci_entity *e) {
       e->cstart < x->last_cend || e->cend - e->cstart > e->end - e->start || !*fenci_entity_type_name(e->type) ||
       !e->value_text || (e->unit_end > e->unit_start && (e->unit_start < e->start || e->unit_end > e->end)))
     abort();
+  if (x->text && fz_entity_words(x->text, x->len, e)) abort();
   x->last_end = e->end;
   x->last_cend = e->cend;
   x->n++;
@@ -193,8 +195,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   {
     /* entities: in order, not overlapping, inside the text, characters
-     * consistent with bytes */
-    fz_ents en = {0, 0, 0, len};
+     * consistent with bytes, names not splitting a Latin word (oracle.h) */
+    fz_ents en = {0, 0, 0, len, text};
     if (fenci_entities(t, text, len, fz_entity, &en) != FENCI_OK) abort();
   }
   {

@@ -22,7 +22,7 @@ int fc_char_class(uint32_t cp); /* src/chars.c: only to tell punctuation */
 
 /* Strict decoding of one character at s (n > 0): its length, and *cp
  * (FZ_BAD for an invalid byte, which counts as one byte). */
-static size_t fz_decode(const uint8_t *s, size_t n, uint32_t *cp) {
+static inline size_t fz_decode(const uint8_t *s, size_t n, uint32_t *cp) {
   uint32_t c = s[0], v;
   size_t need, i;
   *cp = FZ_BAD;
@@ -45,21 +45,21 @@ static size_t fz_decode(const uint8_t *s, size_t n, uint32_t *cp) {
   return need;
 }
 
-static int fz_is_space(uint32_t c) {
+static inline int fz_is_space(uint32_t c) {
   return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
          (c >= 0x2000 && c <= 0x200B) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
          c == 0x3000 || c == 0xFEFF;
 }
 
-static int fz_is_control(uint32_t c) { return !fz_is_space(c) && (c < 0x20 || (c >= 0x7F && c <= 0x9F)); }
+static inline int fz_is_control(uint32_t c) { return !fz_is_space(c) && (c < 0x20 || (c >= 0x7F && c <= 0x9F)); }
 
-static int fz_is_punct(uint32_t c) {
+static inline int fz_is_punct(uint32_t c) {
   int k = fc_char_class(c);
   return !fz_is_space(c) && !fz_is_control(c) && (k == 5 /* FC_C_CJKPUNCT */ || k == 6 /* FC_C_PUNCT */);
 }
 
 /* NULL when the token tok of text (len bytes) keeps the rules, else why not. */
-static const char *fz_token_breaks(const char *text, size_t len, const fenci_token *tok) {
+static inline const char *fz_token_breaks(const char *text, size_t len, const fenci_token *tok) {
   const uint8_t *s = (const uint8_t *)text + tok->start;
   size_t n = tok->end - tok->start, i = 0, chars = 0;
   uint32_t prev = FZ_BAD, cp;
@@ -101,10 +101,10 @@ static const char *fz_token_breaks(const char *text, size_t len, const fenci_tok
  * character and a digit.  Marks are punctuation proper (not %, other
  * symbols or ○), full-width forms read as ASCII; the lists are written
  * apart from the library's. */
-static uint32_t fz_fold(uint32_t c) { return c >= 0xFF01 && c <= 0xFF5E ? c - 0xFEE0 : c; }
-static int fz_han(uint32_t c) { return c != FZ_BAD && fc_char_class(c) == 1 /* FC_C_HAN */; }
-static int fz_digit(uint32_t c) { return c >= '0' && c <= '9'; }
-static int fz_mark(uint32_t c) {
+static inline uint32_t fz_fold(uint32_t c) { return c >= 0xFF01 && c <= 0xFF5E ? c - 0xFEE0 : c; }
+static inline int fz_han(uint32_t c) { return c != FZ_BAD && fc_char_class(c) == 1 /* FC_C_HAN */; }
+static inline int fz_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+static inline int fz_mark(uint32_t c) {
   static const uint32_t ranges[][2] = {{0xA1, 0xA1},     {0xAB, 0xAB},     {0xB7, 0xB7},     {0xBB, 0xBB},
                                        {0xBF, 0xBF},     {0x2010, 0x2027}, {0x2039, 0x2043}, {0x2045, 0x2051},
                                        {0x2053, 0x205E}, {0x3001, 0x3003}, {0x3008, 0x3011}, {0x3014, 0x301F},
@@ -120,7 +120,7 @@ static int fz_mark(uint32_t c) {
   return 0;
 }
 /* > 0 an opening, < 0 a closing bracket of pair k; 0 no bracket; 99 '"' */
-static int fz_bracket(uint32_t c) {
+static inline int fz_bracket(uint32_t c) {
   static const uint32_t pairs[][3] = {
       {'(', ')', 0},         {'[', ']', 0},         {'{', '}', 0},         {0x3008, 0x3009, 0},
       {0x300A, 0x300B, 0},   {0x300C, 0x300D, 0},   {0x300E, 0x300F, 0},   {0x3010, 0x3011, 0},
@@ -139,7 +139,7 @@ static int fz_bracket(uint32_t c) {
   return 0;
 }
 
-static const char *fz_token_punct(const char *text, size_t len, const fenci_token *tok) {
+static inline const char *fz_token_punct(const char *text, size_t len, const fenci_token *tok) {
   uint32_t c[256];
   int stack[64];
   size_t n = 0, i = 0, han = 0, depth = 0, quotes = 0;
@@ -170,6 +170,33 @@ static const char *fz_token_punct(const char *text, size_t len, const fenci_toke
   }
   if (quotes & 1) return "an odd number of quotes";
   return depth ? "an opening bracket without its closing one" : NULL;
+}
+
+/* Names (person, place, organisation) never begin or end inside a run of
+ * Latin letters and digits (CEO, A380): the character before a name's
+ * first and its first, and its last and the one after it, are never both
+ * ASCII or full-width letters or digits. */
+static inline int fz_alnum(uint32_t c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= 0xFF10 && c <= 0xFF19) ||
+         (c >= 0xFF21 && c <= 0xFF3A) || (c >= 0xFF41 && c <= 0xFF5A);
+}
+/* Whether the characters ending and starting at byte off (0 < off < len)
+ * of text are both such letters or digits. */
+static inline int fz_alnum_join(const char *text, size_t len, size_t off) {
+  const uint8_t *s = (const uint8_t *)text;
+  uint32_t a, b;
+  size_t p = off - 1, k;
+  if (off == 0 || off >= len) return 0;
+  for (k = 0; k < 3 && p > 0 && (s[p] & 0xC0) == 0x80; k++) p--;
+  if (fz_decode(s + p, len - p, &a) != off - p) return 0;
+  fz_decode(s + off, len - off, &b);
+  return a != FZ_BAD && b != FZ_BAD && fz_alnum(a) && fz_alnum(b);
+}
+static inline const char *fz_entity_words(const char *text, size_t len, const fenci_entity *e) {
+  if (e->type != FENCI_ENT_PER && e->type != FENCI_ENT_LOC && e->type != FENCI_ENT_ORG) return NULL;
+  if (fz_alnum_join(text, len, e->start)) return "a name begins inside a Latin word or number";
+  if (fz_alnum_join(text, len, e->end)) return "a name ends inside a Latin word or number";
+  return NULL;
 }
 
 #endif

@@ -36,6 +36,7 @@ void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a) {
   fc_free(a, w->koff);
   fc_free(a, w->kscratch);
   fc_free(a, w->emit);
+  fc_free(a, w->allow);
   fc_chain_rows_free(&w->small, a);
   fc_chain_work_free(&w->cw, a);
   memset(w, 0, sizeof *w);
@@ -331,6 +332,37 @@ size_t fc_ner_piece(const uint32_t *cps, size_t n) {
 
 #define FC_NER_ROWS 1024 /* cached rows (a power of two) */
 
+/* Latin letters and digits that stand side by side are one word (CEO,
+ * A380, 2023): a name never begins or ends inside them.  The decoder is
+ * told so by the labels each character may take (the recogniser, which
+ * reads characters, put the O of CEO蒂姆·库克 into the person's name). */
+static inline int fc_ner_alnum(uint8_t cls) { return cls == FC_C_LATIN || cls == FC_C_DIGIT || cls == FC_C_FWDIGIT; }
+
+/* Fills w->allow for the n prepared characters, between the characters
+ * before and after them (0: none; a piece cut at its length limit lies
+ * between others); 0 when every character may take every label. */
+static int fc_ner_word_allow(fc_ner_work *w, size_t n, uint32_t L, uint32_t before, uint32_t after) {
+  uint64_t begins = 0, ends = 0; /* the labels B-, S- (a name begins there) and E-, S- (it ends) */
+  size_t i;
+  int any = 0;
+  unsigned l;
+  if (L != FC_NER_N_LABELS || n == 0) return 0; /* another label set: no such rule */
+  for (l = 1; l < FC_NER_N_LABELS; l++) {
+    if (fc_ner_pos(l) == 0 || fc_ner_pos(l) == 3) begins |= 1ull << l;
+    if (fc_ner_pos(l) == 2 || fc_ner_pos(l) == 3) ends |= 1ull << l;
+  }
+  for (i = 0; i < n; i++) {
+    uint64_t a = FC_CHAIN_ALL;
+    int here = fc_ner_alnum(w->cls[i]);
+    if (here && (i > 0 ? fc_ner_alnum(w->cls[i - 1]) : before && fc_ner_alnum((uint8_t)fc_char_class(before))))
+      a &= ~begins, any = 1;
+    if (here && (i + 1 < n ? fc_ner_alnum(w->cls[i + 1]) : after && fc_ner_alnum((uint8_t)fc_char_class(after))))
+      a &= ~ends, any = 1;
+    w->allow[i] = a;
+  }
+  return any;
+}
+
 /* The values the small templates of character i read (all of them, so
  * that equal values mean equal keys). */
 static void fc_ner_small_values(const fc_ner_work *w, size_t n, size_t i, uint64_t *k0, uint64_t *k1) {
@@ -345,6 +377,7 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
                     uint8_t *labels, const fenci_alloc *a) {
   size_t p0, i, L = c->n_labels;
   fenci_rc rc;
+  int allow;
   for (p0 = 0; p0 < n; p0 += fc_ner_piece(cps + p0, n - p0)) {
     size_t len = fc_ner_piece(cps + p0, n - p0);
     if (w->kcap < len) {
@@ -358,6 +391,8 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
       w->kscratch = p;
       if (!(p = fc_realloc(a, w->emit, nc * FC_CHAIN_MAX_LABELS * sizeof *w->emit))) return FENCI_NOMEM;
       w->emit = p;
+      if (!(p = fc_realloc(a, w->allow, nc * sizeof *w->allow))) return FENCI_NOMEM;
+      w->allow = p;
       w->kcap = nc;
     }
     rc = fc_ner_prepare(w, m, cps + p0, len, a);
@@ -381,7 +416,8 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }
     fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch, NULL);
-    rc = fc_chain_decode(c, w->emit, len, NULL, labels + p0, &w->cw, a);
+    allow = fc_ner_word_allow(w, len, L, p0 ? cps[p0 - 1] : 0, p0 + len < n ? cps[p0 + len] : 0);
+    rc = fc_chain_decode(c, w->emit, len, allow ? w->allow : NULL, labels + p0, &w->cw, a);
     if (rc != FENCI_OK) return rc;
   }
   return FENCI_OK;

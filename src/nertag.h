@@ -77,6 +77,7 @@ typedef struct fc_ner_work {
   uint64_t *keys;
   uint32_t *koff, *kscratch;
   int32_t *emit;
+  uint64_t *allow;   /* per character the labels it may take (fc_ner_tag), or unused */
   size_t kcap;
   fc_chain_work cw;
   /* the summed weights of the keys that read only small values of a

@@ -4,10 +4,12 @@
  * in order and not overlapping on hostile input and on a line longer than
  * a block, the callback can stop it, a model without a recogniser still
  * gives times and quantities. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
+#include "../../fuzz/oracle.h"
 
 typedef struct ents {
   fenci_entity e[4096];
@@ -223,6 +225,46 @@ int main(void) {
     v->n = 0;
     INT_EQ(fenci_entities(t, lines[1], strlen(lines[1]), collect, v), FENCI_OK);
     OK(find(v, lines[1], "刘程", FENCI_ENT_PER) != NULL, "刘程 PER without its bracket");
+  }
+  {
+    /* a name never begins or ends inside a run of Latin letters and digits
+     * (the recogniser put the O of CEO into 蒂姆·库克, A380's 380 into a
+     * place): lines where it did, and 200 KB of names, Latin words and
+     * numbers side by side */
+    static const char *const lines[] = {
+        "苹果公司CEO蒂姆·库克周二在加州库比蒂诺发布了新款iPhone。",
+        "据当地报纸报道，田口文章将厌气性细菌“梭菌AM21B”与粉碎的剩菜混合在一起。",
+        "由北京康普递恩生物工程技术有限公司与北京大学合作研制的“细胞分析仪CytoAnalysis2000”日前投放市场。",
+        "位于东经175度60分的梅西大学是新西兰规模最大的综合性大学。"};
+    static const char *const pieces[] = {"CEO", "张三", "北京", "A380", "ＩＢＭ", "王小明", "２０２３", "X", "公司",
+                                         "iPhone15", "巴黎", "在", "7", "，", "科兰古", "Python", "伦敦证券交易所"};
+    size_t k, i, n = 200000, len = 0, bad = 0, names = 0;
+    unsigned seed = 11;
+    char *buf = malloc(n + 32);
+    for (k = 0; k < sizeof lines / sizeof lines[0] + (buf != NULL); k++) {
+      const char *s = k < sizeof lines / sizeof lines[0] ? lines[k] : buf;
+      if (s == buf) {
+        while (len < n) {
+          const char *p;
+          seed = seed * 1103515245u + 12345u;
+          p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+          memcpy(buf + len, p, strlen(p));
+          len += strlen(p);
+        }
+      }
+      v->n = 0;
+      INT_EQ(fenci_entities(t, s, s == buf ? len : strlen(s), collect, v), FENCI_OK);
+      for (i = 0; i < v->n && i < 4096; i++) {
+        const fenci_entity *x = &v->e[i];
+        if (x->type != FENCI_ENT_PER && x->type != FENCI_ENT_LOC && x->type != FENCI_ENT_ORG) continue;
+        names++;
+        if (fz_entity_words(s, s == buf ? len : strlen(s), x) && bad++ < 5)
+          fprintf(stderr, "  name \"%.*s\" splits a Latin word or number\n", (int)(x->end - x->start), s + x->start);
+      }
+    }
+    OK(bad == 0, "%zu of %zu names split a run of Latin letters and digits", bad, names);
+    OK(names > 1000, "names found among the Latin words (%zu)", names);
+    free(buf);
   }
   /* stopping */
   v->n = 0;
