@@ -123,6 +123,34 @@ static int numex_adigit(uint32_t c) {
   return -1;
 }
 
+/* A bare run of digits [p, e) that is a code, not a number: two or more
+ * digits from a leading 0 (区号010, 订单号0012345, 007) or more than 15
+ * (an identity card's 18, a bank card's 19: more than a double holds
+ * exactly), with the runs of digits that hyphens join to it
+ * (010-12345678).  Returns the end of the code, or 0 for a number. */
+static size_t numex_code(const numex_in *in, size_t p, size_t e) {
+  size_t q = p, l, nd = 0;
+  int first = -1;
+  while (q < e) {
+    int d = numex_adigit(numex_at(in, q, &l));
+    if (d < 0 || l == 0) return 0;
+    if (first < 0) first = d;
+    nd++;
+    q += l;
+  }
+  if (!(nd >= 2 && first == 0) && nd <= 15) return 0;
+  for (;;) {
+    uint32_t c = numex_at(in, q, &l);
+    size_t r, k;
+    if (l == 0 || (c != '-' && c != 0xFF0D)) break;
+    for (r = q + l; numex_adigit(numex_at(in, r, &k)) >= 0 && k; r += k) {
+    }
+    if (r == q + l) break;
+    q = r;
+  }
+  return q;
+}
+
 /* Chinese digits (the financial forms 壹贰叁... are left out: 陆 伍 拾 are
  * also ordinary characters, as in 大陆, 队伍, 收拾). */
 static int numex_cdigit(uint32_t c) {
@@ -1859,6 +1887,10 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
         p = e;
         continue;
       }
+    }
+    if (e > p && x.type == FC_NX_NUMBER && x.us == x.ue && !x.ordinal && (k = numex_code(&in, p, e)) != 0) {
+      p = k; /* a code: nothing, and nothing from inside it */
+      continue;
     }
     if (e > p) {
       x.e = e;

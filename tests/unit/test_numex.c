@@ -288,27 +288,35 @@ static void test_hostile(void) {
     size_t L = strlen(s), k;
     for (k = 0; k <= L; k++) OK(tn_invariants(s, k, why, sizeof why, NULL) == 0, "prefix %zu: %s", k, why);
   }
-  /* a 40-digit number and a 10^6-digit one: found, no value, no garbage */
+  /* a 40-digit amount and a 10^6-digit one: found, no value, no garbage;
+   * bare, such runs are codes (numex_code): nothing */
   {
     size_t big = 1000000;
-    char *t = malloc(big);
+    char *t = malloc(big + 3);
     tn_found f;
     if (t) {
       memset(t, '7', big);
-      tn_scan(t, big, &f);
+      memcpy(t + big, "元", 3);
+      tn_scan(t, big + 3, &f);
       INT_EQ(f.total, 1);
       if (f.n == 1) {
-        INT_EQ(f.x[0].type, FC_NX_NUMBER);
-        INT_EQ(f.x[0].e, big);
+        INT_EQ(f.x[0].type, FC_NX_MONEY);
+        INT_EQ(f.x[0].e, big + 3);
         INT_EQ(f.x[0].has_value, 0);
       }
+      tn_scan(t, big, &f);
+      INT_EQ(f.total, 0);
       free(t);
     }
-    tn_scan("1234567890123456789012345678901234567890", 40, &f);
+    tn_scan("1234567890123456789012345678901234567890元", 43, &f);
     INT_EQ(f.total, 1);
     if (f.n == 1) INT_EQ(f.x[0].has_value, 0);
-    tn_scan("123456789012345678", 18, &f); /* 18 digits: still exact enough */
+    tn_scan("123456789012345678元", 21, &f); /* 18 digits: still exact enough */
     if (f.n == 1) INT_EQ(f.x[0].has_value, 1);
+    tn_scan("123456789012345678", 18, &f);
+    INT_EQ(f.total, 0);
+    tn_scan("123456789012345", 15, &f); /* 15 digits: a number */
+    INT_EQ(f.total, 1);
   }
   /* property loop: random pieces, fixed seed unless FENCI_SEED */
   {
@@ -390,7 +398,7 @@ static void test_linear(void) {
                                       "十",       "第",       "零下1",     "周三",        "12:3",
                                       "万一",     "1/",       "1998-1-",   "晚",          "1·",
                                       "1∶",       "下午3点到", "康熙元",    "人民币一",    "两块五",
-                                      "四万万",   "乾隆六十年三月初", "中.5∶"};
+                                      "四万万",   "乾隆六十年三月初", "中.5∶", "010-0-"};
   size_t mb = TN_MB, i;
   char *t = malloc(10 * mb);
   if (!t) return;
