@@ -398,6 +398,7 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
     const int32_t *e = emit + i * L, *ps = w->score + (i - 1) * L;
     int32_t *sc = w->score + i * L, mx = INT32_MIN;
     uint8_t *bk = w->back + i * L;
+    uint64_t am = allow && (allow[i] & full) ? allow[i] & full : full; /* the labels it may take */
     for (l = 0; l < L; l++) {
       const uint8_t *pl = c->pred[l];
       const int32_t *tl = pt + l * L;
@@ -410,21 +411,28 @@ static fenci_rc fc_chain_decode_all(const fc_chain *c, const int32_t *emit, size
       } else {
         best = ps[pl[0]] + tl[0];
         arg = pl[0];
+        /* without branches: which predecessor wins is data, and a
+         * mispredicted branch costs more than the selects */
         for (q = 1; q < np; q++) {
+          int gt;
           v = ps[pl[q]] + tl[q];
-          if (v > best) {
-            best = v;
-            arg = pl[q];
-          }
+          gt = v > best;
+          best = gt ? v : best;
+          arg = gt ? pl[q] : arg;
         }
       }
       sc[l] = fc_chain_clamp((int64_t)best + e[l]);
       bk[l] = arg;
     }
     /* the allowed labels alone stay */
-    for (l = 0; l < L; l++)
-      if (!fc_chain_allows(allow, i, full, l)) sc[l] = INT32_MIN / 2;
-      else if (sc[l] > mx) mx = sc[l];
+    if (am == full) {
+      for (l = 0; l < L; l++)
+        if (sc[l] > mx) mx = sc[l];
+    } else {
+      for (l = 0; l < L; l++)
+        if (!(am >> l & 1)) sc[l] = INT32_MIN / 2;
+        else if (sc[l] > mx) mx = sc[l];
+    }
     for (l = 0; l < L; l++) sc[l] = sc[l] - mx < FC_CHAIN_FORBID ? FC_CHAIN_FORBID : sc[l] - mx;
   }
   {
