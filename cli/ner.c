@@ -366,7 +366,7 @@ int fc_cmd_ner(int argc, char **argv) {
         if (ner_one(&cfg, tg[0], buf, cut, have, &po, &part, 0) || po.fail) {
           fprintf(stderr, "fenci ner: %s\n", po.fail ? "out of memory" : fenci_tagger_errmsg(tg[0]));
           status = 2;
-        } else if (fwrite(po.p, 1, po.n, stdout) != po.n) {
+        } else if (po.n && fwrite(po.p, 1, po.n, stdout) != po.n) { /* (no part: p may be NULL) */
           fprintf(stderr, "fenci ner: write error: %s\n", strerror(errno));
           status = 2;
         }
@@ -401,7 +401,7 @@ int fc_cmd_ner(int argc, char **argv) {
           if (jb[k].rc || jb[k].out.fail) {
             fprintf(stderr, "fenci ner: %s\n", jb[k].out.fail ? "out of memory" : fenci_tagger_errmsg(tg[k]));
             status = 2;
-          } else if (fwrite(jb[k].out.p, 1, jb[k].out.n, stdout) != jb[k].out.n) {
+          } else if (jb[k].out.n && fwrite(jb[k].out.p, 1, jb[k].out.n, stdout) != jb[k].out.n) {
             fprintf(stderr, "fenci ner: write error: %s\n", strerror(errno));
             status = 2;
           }

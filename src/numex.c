@@ -123,32 +123,62 @@ static int numex_adigit(uint32_t c) {
   return -1;
 }
 
-/* A bare run of digits [p, e) that is a code, not a number: two or more
- * digits from a leading 0 (区号010, 订单号0012345, 007) or more than 15
+/* The digit (ASCII or full-width) that ends right before q, and its
+ * length; -1 for none. */
+static int numex_digit_before(const numex_in *in, size_t q, size_t *l) {
+  const uint8_t *t = in->t;
+  if (q >= 1 && t[q - 1] >= '0' && t[q - 1] <= '9') {
+    *l = 1;
+    return t[q - 1] - '0';
+  }
+  if (q >= 3 && t[q - 3] == 0xEF && t[q - 2] == 0xBC && t[q - 1] >= 0x90 && t[q - 1] <= 0x99) {
+    *l = 3;
+    return t[q - 1] - 0x90;
+  }
+  return -1;
+}
+
+/* Whether a run of nd digits from digit first is a code: two or more
+ * digits from a leading 0 (区号010, 订单号0012345, 007), or more than 15
  * (an identity card's 18, a bank card's 19: more than a double holds
- * exactly), with the runs of digits that hyphens join to it
- * (010-12345678).  Returns the end of the code, or 0 for a number. */
-static size_t numex_code(const numex_in *in, size_t p, size_t e) {
+ * exactly). */
+static int numex_code_digits(size_t nd, int first) { return (nd >= 2 && first == 0) || nd > 15; }
+
+#define NUMEX_CODE_BACK 64 /* bytes a code's hyphen-joined groups are followed back */
+
+/* Whether the bare run of digits [p, e) is a code, not a number: itself
+ * (numex_code_digits), or joined by hyphens ('-' or '－') to earlier runs
+ * of digits of which the first is one (the 12345678 of 010-12345678, the
+ * 5678 of 010-1234-5678).  Only the runs before it are read, and no more
+ * than NUMEX_CODE_BACK bytes, so what follows a code is read as ever
+ * (010-2024年3月5日 keeps its date) and the answer does not depend on where
+ * a long text is cut into blocks. */
+static int numex_code(const numex_in *in, size_t p, size_t e) {
   size_t q = p, l, nd = 0;
-  int first = -1;
+  int first = -1, d;
   while (q < e) {
-    int d = numex_adigit(numex_at(in, q, &l));
+    d = numex_adigit(numex_at(in, q, &l));
     if (d < 0 || l == 0) return 0;
     if (first < 0) first = d;
     nd++;
     q += l;
   }
-  if (!(nd >= 2 && first == 0) && nd <= 15) return 0;
-  for (;;) {
-    uint32_t c = numex_at(in, q, &l);
-    size_t r, k;
-    if (l == 0 || (c != '-' && c != 0xFF0D)) break;
-    for (r = q + l; numex_adigit(numex_at(in, r, &k)) >= 0 && k; r += k) {
+  if (numex_code_digits(nd, first)) return 1;
+  for (q = p; p - q <= NUMEX_CODE_BACK;) {
+    size_t h = q >= 1 && in->t[q - 1] == '-' ? 1
+               : q >= 3 && in->t[q - 3] == 0xEF && in->t[q - 2] == 0xBC && in->t[q - 1] == 0x8D ? 3 : 0;
+    if (!h || numex_digit_before(in, q - h, &l) < 0) return 0; /* no earlier group */
+    q -= h;
+    nd = 0;
+    while ((d = numex_digit_before(in, q, &l)) >= 0 && p - q <= NUMEX_CODE_BACK) {
+      first = d;
+      nd++;
+      q -= l;
     }
-    if (r == q + l) break;
-    q = r;
+    if (numex_digit_before(in, q, &l) >= 0) return 0; /* past the bytes followed back */
+    if (numex_code_digits(nd, first)) return 1;
   }
-  return q;
+  return 0;
 }
 
 /* Chinese digits (the financial forms 壹贰叁... are left out: 陆 伍 拾 are
@@ -366,7 +396,7 @@ static void numex_chinese(const numex_in *in, size_t p, size_t limit, numex_num 
 static void numex_arabic(const numex_in *in, size_t p, int dec, numex_num *o) {
   size_t q = p, l, l2;
   uint64_t iv = 0, fv = 0;
-  int nd = 0, fd = 0, grouped = 0;
+  int nd = 0, fd = 0, grouped = 0, d0 = -1;
   double f10 = 1;
   uint32_t c;
   memset(o, 0, sizeof *o);
@@ -378,17 +408,19 @@ static void numex_arabic(const numex_in *in, size_t p, int dec, numex_num *o) {
   for (;;) {
     int d = numex_adigit(numex_at(in, q, &l));
     if (d < 0) break;
+    if (nd == 0) d0 = d;
     if (nd < 18) iv = iv * 10 + (uint64_t)d;
     else o->ok = 0;
     nd++;
     q += l;
   }
-  /* thousands groups: the first group has 1..3 digits (1234,567 is not grouped) */
+  /* thousands groups: the first group has 1..3 digits (1234,567 is not
+   * grouped), and no leading 0 (01，010 is two codes, not 1010) */
   for (;;) {
     /* "," or "，" (1，000人: a full-width comma is read the same way) */
     size_t cl = numex_lit(in, q, ",") ? 1 : numex_lit(in, q, "，");
     size_t r = q + cl, k = 0;
-    if (!cl || !(grouped || nd <= 3)) break;
+    if (!cl || !(grouped || (nd <= 3 && d0 != 0))) break;
     int ds[3], j;
     for (j = 0; j < 3; j++) {
       ds[j] = numex_adigit(numex_at(in, r, &k));
@@ -1888,8 +1920,8 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
         continue;
       }
     }
-    if (e > p && x.type == FC_NX_NUMBER && x.us == x.ue && !x.ordinal && (k = numex_code(&in, p, e)) != 0) {
-      p = k; /* a code: nothing, and nothing from inside it */
+    if (e > p && x.type == FC_NX_NUMBER && x.us == x.ue && !x.ordinal && numex_code(&in, p, e)) {
+      p = e; /* a code: nothing, and nothing from inside it */
       continue;
     }
     if (e > p) {

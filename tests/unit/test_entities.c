@@ -29,6 +29,44 @@ static int collect(void *ctx, const fenci_entity *e) {
   return v->stop_after && v->n >= v->stop_after;
 }
 
+/* Checks each name against the Latin-word oracle as it comes (any count). */
+typedef struct words_check {
+  const char *text;
+  size_t len, names, bad;
+} words_check;
+static int check_words(void *ctx, const fenci_entity *e) {
+  words_check *w = ctx;
+  if (e->type > FENCI_ENT_ORG) return 0;
+  w->names++;
+  if (fz_entity_words(w->text, w->len, e) && w->bad++ < 5)
+    fprintf(stderr, "  name \"%.*s\" splits a Latin word or number\n", (int)(e->end - e->start), w->text + e->start);
+  return 0;
+}
+
+/* The times and quantities of a text, folded into a list of start, end,
+ * type and value, shifted by base (any count). */
+typedef struct numex_list {
+  size_t base, n, cap;
+  double *x; /* 4 per entity */
+} numex_list;
+static int collect_numex(void *ctx, const fenci_entity *e) {
+  numex_list *l = ctx;
+  if (e->type <= FENCI_ENT_ORG) return 0;
+  if (l->n == l->cap) {
+    size_t nc = l->cap ? 2 * l->cap : 1024;
+    double *x = realloc(l->x, nc * 4 * sizeof *x);
+    if (!x) return 1;
+    l->x = x;
+    l->cap = nc;
+  }
+  l->x[4 * l->n] = (double)(l->base + e->start);
+  l->x[4 * l->n + 1] = (double)(l->base + e->end);
+  l->x[4 * l->n + 2] = e->type;
+  l->x[4 * l->n + 3] = e->has_value ? e->value : -1;
+  l->n++;
+  return 0;
+}
+
 static const fenci_entity *find(const ents *v, const char *text, const char *w, int type) {
   const char *p = strstr(text, w);
   size_t i;
@@ -238,9 +276,10 @@ int main(void) {
         "位于东经175度60分的梅西大学是新西兰规模最大的综合性大学。"};
     static const char *const pieces[] = {"CEO", "张三", "北京", "A380", "ＩＢＭ", "王小明", "２０２３", "X", "公司",
                                          "iPhone15", "巴黎", "在", "7", "，", "科兰古", "Python", "伦敦证券交易所"};
-    size_t k, i, n = 200000, len = 0, bad = 0, names = 0;
+    size_t k, n = 200000, len = 0;
     unsigned seed = 11;
     char *buf = malloc(n + 32);
+    words_check wc = {NULL, 0, 0, 0};
     for (k = 0; k < sizeof lines / sizeof lines[0] + (buf != NULL); k++) {
       const char *s = k < sizeof lines / sizeof lines[0] ? lines[k] : buf;
       if (s == buf) {
@@ -252,19 +291,86 @@ int main(void) {
           len += strlen(p);
         }
       }
-      v->n = 0;
-      INT_EQ(fenci_entities(t, s, s == buf ? len : strlen(s), collect, v), FENCI_OK);
-      for (i = 0; i < v->n && i < 4096; i++) {
-        const fenci_entity *x = &v->e[i];
-        if (x->type != FENCI_ENT_PER && x->type != FENCI_ENT_LOC && x->type != FENCI_ENT_ORG) continue;
-        names++;
-        if (fz_entity_words(s, s == buf ? len : strlen(s), x) && bad++ < 5)
-          fprintf(stderr, "  name \"%.*s\" splits a Latin word or number\n", (int)(x->end - x->start), s + x->start);
-      }
+      wc.text = s;
+      wc.len = s == buf ? len : strlen(s);
+      INT_EQ(fenci_entities(t, s, wc.len, check_words, &wc), FENCI_OK);
     }
-    OK(bad == 0, "%zu of %zu names split a run of Latin letters and digits", bad, names);
-    OK(names > 1000, "names found among the Latin words (%zu)", names);
+    OK(wc.bad == 0, "%zu of %zu names split a run of Latin letters and digits", wc.bad, wc.names);
+    OK(wc.names > 5000, "names found among the Latin words (%zu)", wc.names);
     free(buf);
+  }
+  {
+    /* times and quantities do not depend on where a long line is cut into
+     * blocks: each piece of a 300 KB line (codes whose hyphens join many
+     * runs, dates after codes, amounts) gives what it gives alone */
+    static const char *const pieces[] = {"01", "-1", "-1", "-1", "010-12345678", "-2024年3月5日", "007-3.5元",
+                                         "00-", "0", "5人", "-", "１２欧元", "三千五百万元", "，", "。", "1998-01-06"};
+    size_t n = 300000, len = 0, np = 0, i, same = 0, bad;
+    unsigned seed = 17;
+    char *buf = malloc(n + 64);
+    size_t *cut = malloc((n + 1) * sizeof *cut);
+    numex_list whole = {0, 0, 0, NULL}, parts = {0, 0, 0, NULL};
+    if (buf && cut) {
+      cut[np++] = 0;
+      while (len < n) {
+        const char *p;
+        seed = seed * 1103515245u + 12345u;
+        p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+        memcpy(buf + len, p, strlen(p));
+        len += strlen(p);
+        if (!strcmp(p, "。")) cut[np++] = len; /* after a full stop (1，010 is one number): a piece ends */
+      }
+      cut[np++] = len;
+      INT_EQ(fenci_entities(t, buf, len, collect_numex, &whole), FENCI_OK);
+      for (i = 0, bad = 0; i + 1 < np; i++) {
+        parts.base = cut[i];
+        if (cut[i + 1] > cut[i] && fenci_entities(t, buf + cut[i], cut[i + 1] - cut[i], collect_numex, &parts) != FENCI_OK)
+          bad++;
+      }
+      INT_EQ(bad, 0);
+      same = whole.n == parts.n && (whole.n == 0 || !memcmp(whole.x, parts.x, whole.n * 4 * sizeof *whole.x));
+      if (!same) { /* the first that differs */
+        for (i = 0; i < whole.n && i < parts.n && !memcmp(whole.x + 4 * i, parts.x + 4 * i, 4 * sizeof *whole.x); i++) {
+        }
+        if (i < whole.n) {
+          size_t a0 = (size_t)whole.x[4 * i], a1 = (size_t)whole.x[4 * i + 1];
+          fprintf(stderr, "  whole: \"%.*s\" at %zu in \"%.*s\"\n", (int)(a1 - a0), buf + a0, a0, (int)(a1 - a0 + 40),
+                  buf + (a0 > 20 ? a0 - 20 : 0));
+        }
+        if (i < parts.n) {
+          size_t a0 = (size_t)parts.x[4 * i], a1 = (size_t)parts.x[4 * i + 1];
+          fprintf(stderr, "  alone: \"%.*s\" at %zu\n", (int)(a1 - a0), buf + a0, a0);
+        }
+      }
+      OK(same, "times and quantities of a 300 KB line (%zu) and of its pieces alone (%zu) differ", whole.n, parts.n);
+      OK(whole.n > 10000, "times and quantities found (%zu)", whole.n);
+    }
+    free(whole.x);
+    free(parts.x);
+    /* a code's hyphen-joined runs over 200 KB (01-1-1-...): what is found
+     * past a point does not depend on whether the text starts there (the
+     * 64 KB blocks restart inside such runs) */
+    whole.n = parts.n = 0;
+    whole.x = parts.x = NULL;
+    whole.cap = parts.cap = 0;
+    if (buf) {
+      size_t from = 1001, j = 0; /* the 1 of a -1, 256 bytes before what is compared */
+      memcpy(buf, "01", 2);
+      for (len = 2; len + 2 <= n; len += 2) memcpy(buf + len, "-1", 2);
+      INT_EQ(fenci_entities(t, buf, len, collect_numex, &whole), FENCI_OK);
+      parts.base = from;
+      INT_EQ(fenci_entities(t, buf + from, len - from, collect_numex, &parts), FENCI_OK);
+      for (i = 0; i < whole.n && whole.x[4 * i] < (double)(from + 256); i++) {
+      }
+      while (j < parts.n && parts.x[4 * j] < (double)(from + 256)) j++;
+      same = whole.n - i == parts.n - j && !memcmp(whole.x + 4 * i, parts.x + 4 * j, (whole.n - i) * 4 * sizeof *whole.x);
+      OK(same, "a code's runs: %zu entities past a point in the whole text, %zu when it starts there", whole.n - i,
+         parts.n - j);
+    }
+    free(whole.x);
+    free(parts.x);
+    free(buf);
+    free(cut);
   }
   /* stopping */
   v->n = 0;
