@@ -37,6 +37,7 @@ void fc_ner_work_free(fc_ner_work *w, const fenci_alloc *a) {
   fc_free(a, w->kscratch);
   fc_free(a, w->emit);
   fc_free(a, w->allow);
+  fc_free(a, w->lab);
   fc_chain_rows_free(&w->small, a);
   fc_chain_work_free(&w->cw, a);
   memset(w, 0, sizeof *w);
@@ -320,15 +321,6 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int
   return k;
 }
 
-size_t fc_ner_piece(const uint32_t *cps, size_t n) {
-  size_t i, lim = n < FC_NER_MAX_SEQ ? n : FC_NER_MAX_SEQ;
-  for (i = 0; i < lim; i++) {
-    uint32_t c = cps[i];
-    if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F || c == 0xFF1B || c == '!' || c == '?' || c == ';' || c == '\n')
-      return i + 1;
-  }
-  return lim;
-}
 
 #define FC_NER_ROWS 1024 /* cached rows (a power of two) */
 
@@ -373,16 +365,39 @@ static void fc_ner_small_values(const fc_ner_work *w, size_t n, size_t i, uint64
         (uint64_t)w->gte[i] << 32 | (uint64_t)w->gm[i] << 40 | (uint64_t)w->gtm[i] << 48 | (uint64_t)1 << 56;
 }
 
+/* Whether cps[i] ends a sentence for fc_ner_piece. */
+static int fc_ner_end(uint32_t c) {
+  return c == 0x3002 || c == 0xFF01 || c == 0xFF1F || c == 0xFF1B || c == '!' || c == '?' || c == ';' || c == '\n';
+}
+
+size_t fc_ner_piece(const uint32_t *cps, size_t n) {
+  size_t i, lim = n < FC_NER_MAX_SEQ ? n : FC_NER_MAX_SEQ;
+  for (i = 0; i < lim; i++)
+    if (fc_ner_end(cps[i])) return i + 1;
+  return lim;
+}
+
 fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, const uint32_t *cps, size_t n,
                     uint8_t *labels, const fenci_alloc *a) {
   size_t p0, i, L = c->n_labels;
   fenci_rc rc;
-  int allow;
+  int allow, cut_before = 0;
   for (p0 = 0; p0 < n; p0 += fc_ner_piece(cps + p0, n - p0)) {
-    size_t len = fc_ner_piece(cps + p0, n - p0);
-    if (w->kcap < len) {
+    size_t len = fc_ner_piece(cps + p0, n - p0), s0 = p0, e0, wn;
+    /* A piece that ends at the length limit, inside a sentence, is decoded
+     * with up to FC_NER_CTX characters of the text around it (to the
+     * sentence's end) whose labels are dropped, as is the one after it: a
+     * name across the cut comes out whole, from both sides alike (long
+     * lines without punctuation, such as speech transcripts). */
+    int cut_after = p0 + len < n && !fc_ner_end(cps[p0 + len - 1]);
+    if (cut_before) s0 = p0 > FC_NER_CTX ? p0 - FC_NER_CTX : 0;
+    e0 = p0 + len;
+    if (cut_after)
+      while (e0 < n && e0 < p0 + len + FC_NER_CTX && !fc_ner_end(cps[e0 - 1])) e0++;
+    wn = e0 - s0;
+    if (w->kcap < wn) {
       void *p;
-      size_t nc = FC_NER_MAX_SEQ;
+      size_t nc = FC_NER_MAX_SEQ + 2 * FC_NER_CTX;
       if (!(p = fc_realloc(a, w->keys, nc * FC_NER_MAX_KEYS * sizeof *w->keys))) return FENCI_NOMEM;
       w->keys = p;
       if (!(p = fc_realloc(a, w->koff, (nc + 1) * sizeof *w->koff))) return FENCI_NOMEM;
@@ -393,32 +408,36 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
       w->emit = p;
       if (!(p = fc_realloc(a, w->allow, nc * sizeof *w->allow))) return FENCI_NOMEM;
       w->allow = p;
+      if (!(p = fc_realloc(a, w->lab, nc))) return FENCI_NOMEM;
+      w->lab = p;
       w->kcap = nc;
     }
-    rc = fc_ner_prepare(w, m, cps + p0, len, a);
+    rc = fc_ner_prepare(w, m, cps + s0, wn, a);
     if (rc != FENCI_OK) return rc;
     w->koff[0] = 0;
-    memset(w->emit, 0, len * L * sizeof *w->emit);
-    for (i = 0; i < len; i++) {
+    memset(w->emit, 0, wn * L * sizeof *w->emit);
+    for (i = 0; i < wn; i++) {
       uint64_t *k = w->keys + w->koff[i], k0, k1;
       int32_t *rows;
       int hit;
       size_t nk;
-      fc_ner_small_values(w, len, i, &k0, &k1);
+      fc_ner_small_values(w, wn, i, &k0, &k1);
       rows = fc_chain_rows_at(&w->small, c, FC_NER_ROWS, 1, k0, k1, &hit, a);
       if (rows && !hit) {
         /* a miss: the small keys alone */
         uint64_t small[FC_NER_MAX_KEYS];
-        fc_chain_rows_fill(c, rows, 1, small, fc_ner_keys(w, len, i, small, FC_NER_KEYS_SMALL));
+        fc_chain_rows_fill(c, rows, 1, small, fc_ner_keys(w, wn, i, small, FC_NER_KEYS_SMALL));
       }
-      if (rows) fc_chain_rows_add(c, w->emit, len, i, rows, 1, NULL);
-      nk = fc_ner_keys(w, len, i, k, rows ? FC_NER_KEYS_LARGE : FC_NER_KEYS_ALL);
+      if (rows) fc_chain_rows_add(c, w->emit, wn, i, rows, 1, NULL);
+      nk = fc_ner_keys(w, wn, i, k, rows ? FC_NER_KEYS_LARGE : FC_NER_KEYS_ALL);
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }
-    fc_chain_emit_seq(c, w->keys, w->koff, len, w->emit, w->kscratch, NULL);
-    allow = fc_ner_word_allow(w, len, L, p0 ? cps[p0 - 1] : 0, p0 + len < n ? cps[p0 + len] : 0);
-    rc = fc_chain_decode(c, w->emit, len, allow ? w->allow : NULL, labels + p0, &w->cw, a);
+    fc_chain_emit_seq(c, w->keys, w->koff, wn, w->emit, w->kscratch, NULL);
+    allow = fc_ner_word_allow(w, wn, L, s0 ? cps[s0 - 1] : 0, e0 < n ? cps[e0] : 0);
+    rc = fc_chain_decode(c, w->emit, wn, allow ? w->allow : NULL, w->lab, &w->cw, a);
     if (rc != FENCI_OK) return rc;
+    memcpy(labels + p0, w->lab + (p0 - s0), len);
+    cut_before = cut_after;
   }
   return FENCI_OK;
 }

@@ -19,6 +19,7 @@
 #define FC_NER_FEATURE_VERSION 4
 #define FC_NER_MAX_KEYS 27
 #define FC_NER_MAX_SEQ 300 /* characters per decoded piece; a sentence is cut at punctuation first */
+#define FC_NER_CTX 32      /* characters of context around a piece cut at FC_NER_MAX_SEQ (fc_ner_tag) */
 #define FC_NER_N_LABELS 13
 
 struct fenci_model;
@@ -78,6 +79,7 @@ typedef struct fc_ner_work {
   uint32_t *koff, *kscratch;
   int32_t *emit;
   uint64_t *allow;   /* per character the labels it may take (fc_ner_tag), or unused */
+  uint8_t *lab;      /* the labels of a piece with its context */
   size_t kcap;
   fc_chain_work cw;
   /* the summed weights of the keys that read only small values of a

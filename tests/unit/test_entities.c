@@ -32,7 +32,7 @@ static int collect(void *ctx, const fenci_entity *e) {
 /* Checks each name against the Latin-word oracle as it comes (any count). */
 typedef struct words_check {
   const char *text;
-  size_t len, names, bad;
+  size_t len, names, bad, long_names;
 } words_check;
 static int check_words(void *ctx, const fenci_entity *e) {
   words_check *w = ctx;
@@ -40,6 +40,20 @@ static int check_words(void *ctx, const fenci_entity *e) {
   w->names++;
   if (fz_entity_words(w->text, w->len, e) && w->bad++ < 5)
     fprintf(stderr, "  name \"%.*s\" splits a Latin word or number\n", (int)(e->end - e->start), w->text + e->start);
+  return 0;
+}
+
+/* Names of a repeated sentence: each must be one of its names whole. */
+static int collect_text(void *ctx, const fenci_entity *e) {
+  static const char *const ok[] = {"张三", "北京", "李四"};
+  words_check *w = ctx;
+  size_t k, n = e->end - e->start;
+  int found = 0;
+  if (e->type > FENCI_ENT_ORG) return 0;
+  w->names++;
+  if (e->cend - e->cstart > 72) w->long_names++;
+  for (k = 0; k < 3; k++) found |= n == strlen(ok[k]) && w->text && !memcmp(w->text + e->start, ok[k], n);
+  if (!found) w->bad++;
   return 0;
 }
 
@@ -279,7 +293,7 @@ int main(void) {
     size_t k, n = 200000, len = 0;
     unsigned seed = 11;
     char *buf = malloc(n + 32);
-    words_check wc = {NULL, 0, 0, 0};
+    words_check wc = {NULL, 0, 0, 0, 0};
     for (k = 0; k < sizeof lines / sizeof lines[0] + (buf != NULL); k++) {
       const char *s = k < sizeof lines / sizeof lines[0] ? lines[k] : buf;
       if (s == buf) {
@@ -371,6 +385,29 @@ int main(void) {
     free(parts.x);
     free(buf);
     free(cut);
+  }
+  {
+    /* a line without punctuation is decoded in pieces of 300 characters,
+     * each with the text around it: a name across a cut comes out whole
+     * (张三去北京见李四 x 3000 gave 京, 李 and 四张 at the cuts), and a run of
+     * the recogniser over a repetitive line (CEO蒂姆·库克 x 2000, one 16,000
+     * character person) is no name */
+    static const char unit[] = "张三去北京见李四", ceo[] = "CEO蒂姆·库克";
+    size_t k, reps = 3000, len = 0;
+    char *buf = malloc(reps * sizeof unit);
+    words_check wc = {NULL, 0, 0, 0, 0};
+    if (buf) {
+      for (k = 0; k < reps; k++, len += strlen(unit)) memcpy(buf + len, unit, strlen(unit));
+      wc.text = buf;
+      INT_EQ(fenci_entities(t, buf, len, collect_text, &wc), FENCI_OK);
+      OK(wc.bad == 0, "%zu names of 张三去北京见李四 x 3000 are no name of the sentence", wc.bad);
+      OK(wc.names > 5000, "its names found (%zu)", wc.names);
+      for (k = 0, len = 0; k < 2000; k++, len += strlen(ceo)) memcpy(buf + len, ceo, strlen(ceo));
+      wc.names = wc.bad = 0;
+      INT_EQ(fenci_entities(t, buf, len, collect_text, &wc), FENCI_OK);
+      OK(wc.long_names == 0, "%zu names over 72 characters in CEO蒂姆·库克 x 2000", wc.long_names);
+    }
+    free(buf);
   }
   /* stopping */
   v->n = 0;
