@@ -107,8 +107,26 @@ static const char *const fc_ent_titles[] = {
 /* The longest name of each type in characters (PER, LOC, ORG): about
  * twice the longest in msra-ner train (17, 24 and 35).  On repetitive
  * text without punctuation the recogniser can label a whole piece as one
- * name; a longer span is dropped. */
+ * name (CEO蒂姆·库克 x 2000): the labels of a longer span, B and the I and E
+ * after it, are cleared before the times and quantities that it would
+ * cover are weighed against it (a number under it is kept). */
 static const size_t fc_ent_name_max[4] = {0, 32, 48, 72};
+static void fc_ent_cap_names(fenci_tagger *t, size_t n) {
+  size_t i = 0, j;
+  while (i < n) {
+    int ty = fc_ner_type(t->elab[i]);
+    if (fc_ner_pos(t->elab[i]) != 0) {
+      i++;
+      continue;
+    }
+    for (j = i + 1; j < n && fc_ner_type(t->elab[j]) == ty && (fc_ner_pos(t->elab[j]) == 1 || fc_ner_pos(t->elab[j]) == 2);) {
+      j++;
+      if (fc_ner_pos(t->elab[j - 1]) == 2) break;
+    }
+    if (j - i > fc_ent_name_max[ty]) memset(t->elab + i, 0, j - i);
+    i = j;
+  }
+}
 
 /* The end of a person's name [i, j) of the block without a title at its
  * end (at least one character is left). */
@@ -233,10 +251,6 @@ static int fc_ent_names_until(fc_ent_block *b, size_t limit) {
       }
       if (je > limit) break; /* its partner taken in: decided with the next limit */
       if (je > j) j = je;
-      if (je - is > fc_ent_name_max[ty]) { /* no name is that long: a decoder run on (CEO蒂姆·库克 x 1000) */
-        i = j;
-        continue;
-      }
       i = is;
       memset(&e, 0, sizeof e);
       e.type = ty; /* PER LOC ORG are 1 2 3, as FENCI_ENT_* */
@@ -454,6 +468,7 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
         snprintf(t->errmsg, sizeof t->errmsg, "%s", fenci_rc_str(rc));
         return rc;
       }
+      fc_ent_cap_names(t, n);
     }
     rc = fc_numex_scan_words(b.rtext, bl, t->m->n_words ? fc_ent_gap : NULL, &b, fc_ent_numex, &b);
     if (rc == FENCI_OK && b.nomem) rc = FENCI_NOMEM;
