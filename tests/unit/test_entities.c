@@ -29,6 +29,12 @@ static int collect(void *ctx, const fenci_entity *e) {
   return v->stop_after && v->n >= v->stop_after;
 }
 
+/* The next of n pieces, by a small generator (the same text every run). */
+static const char *pick(const char *const *pieces, size_t n, unsigned *seed) {
+  *seed = *seed * 1103515245u + 12345u;
+  return pieces[(*seed >> 16) % n];
+}
+
 /* Checks each name against the Latin-word oracle as it comes (any count). */
 typedef struct words_check {
   const char *text;
@@ -298,9 +304,7 @@ int main(void) {
       const char *s = k < sizeof lines / sizeof lines[0] ? lines[k] : buf;
       if (s == buf) {
         while (len < n) {
-          const char *p;
-          seed = seed * 1103515245u + 12345u;
-          p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+          const char *p = pick(pieces, sizeof pieces / sizeof pieces[0], &seed);
           memcpy(buf + len, p, strlen(p));
           len += strlen(p);
         }
@@ -327,9 +331,7 @@ int main(void) {
     if (buf && cut) {
       cut[np++] = 0;
       while (len < n) {
-        const char *p;
-        seed = seed * 1103515245u + 12345u;
-        p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+        const char *p = pick(pieces, sizeof pieces / sizeof pieces[0], &seed);
         memcpy(buf + len, p, strlen(p));
         len += strlen(p);
         if (!strcmp(p, "。")) cut[np++] = len; /* after a full stop (1，010 is one number): a piece ends */
