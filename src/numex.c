@@ -101,28 +101,6 @@ static int numex_split_word(const numex_in *in, size_t s, size_t e, int from_s) 
   return numex_held(in, e, NUMEX_GAP_REL, &w) && w.start > s;
 }
 
-/* 1 when the text before p is a decimal point ('.' or '．') that follows
- * no digit: the digits at p are a fraction without its integer part. */
-static int numex_bare_point(const numex_in *in, size_t p) {
-  const uint8_t *t = in->t;
-  size_t q;
-  if (p >= 1 && t[p - 1] == '.') q = p - 1;
-  else if (p >= 3 && t[p - 3] == 0xEF && t[p - 2] == 0xBC && t[p - 1] == 0x8E) q = p - 3;
-  else return 0;
-  if (q >= 1 && t[q - 1] >= '0' && t[q - 1] <= '9') return 0;
-  if (q >= 3 && t[q - 3] == 0xEF && t[q - 2] == 0xBC && t[q - 1] >= 0x90 && t[q - 1] <= 0x99) return 0;
-  return 1;
-}
-
-/* ------------------------------------------------------------ characters */
-
-/* ASCII and full-width digits. */
-static int numex_adigit(uint32_t c) {
-  if (c >= '0' && c <= '9') return (int)(c - '0');
-  if (c >= 0xFF10 && c <= 0xFF19) return (int)(c - 0xFF10);
-  return -1;
-}
-
 /* The digit (ASCII or full-width) that ends right before q, and its
  * length; -1 for none. */
 static int numex_digit_before(const numex_in *in, size_t q, size_t *l) {
@@ -135,6 +113,26 @@ static int numex_digit_before(const numex_in *in, size_t q, size_t *l) {
     *l = 3;
     return t[q - 1] - 0x90;
   }
+  return -1;
+}
+
+/* 1 when the text before p is a decimal point ('.' or '．') that follows
+ * no digit: the digits at p are a fraction without its integer part. */
+static int numex_bare_point(const numex_in *in, size_t p) {
+  const uint8_t *t = in->t;
+  size_t q, l;
+  if (p >= 1 && t[p - 1] == '.') q = p - 1;
+  else if (p >= 3 && t[p - 3] == 0xEF && t[p - 2] == 0xBC && t[p - 1] == 0x8E) q = p - 3;
+  else return 0;
+  return numex_digit_before(in, q, &l) < 0;
+}
+
+/* ------------------------------------------------------------ characters */
+
+/* ASCII and full-width digits. */
+static int numex_adigit(uint32_t c) {
+  if (c >= '0' && c <= '9') return (int)(c - '0');
+  if (c >= 0xFF10 && c <= 0xFF19) return (int)(c - 0xFF10);
   return -1;
 }
 
