@@ -107,6 +107,10 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
       char b[64];
       no_str(o, ",\"value\":");
       no_put(o, b, (size_t)snprintf(b, sizeof b, "%.15g", e->value));
+      if (e->flags & FENCI_ENTF_RANGE) {
+        no_str(o, ",\"value_end\":");
+        no_put(o, b, (size_t)snprintf(b, sizeof b, "%.15g", e->value_end));
+      }
     }
   }
   if ((e->flags & FENCI_ENTF_WEEKDAY) && e->value >= 1 && e->value <= 7) {
@@ -123,6 +127,7 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
   if (e->flags & FENCI_ENTF_APPROX) no_str(o, ",\"approx\":true");
   if (e->flags & FENCI_ENTF_ORDINAL) no_str(o, ",\"ordinal\":true");
   if (e->flags & FENCI_ENTF_DURATION) no_str(o, ",\"duration\":true");
+  if (e->flags & FENCI_ENTF_RANGE) no_str(o, ",\"range\":true");
   no_str(o, "}");
   l->n++;
   return o->fail;
@@ -236,8 +241,9 @@ static void ner_usage(FILE *f) {
           "unit).  One JSON object per input line:\n"
           "  {\"entities\":[{\"type\":\"PER\",\"text\":\"拿破仑\",\"s\":18,\"e\":27,\"cs\":10,\"ce\":13},...]}\n"
           "s/e are byte and cs/ce character offsets within the line, end exclusive;\n"
-          "also value, unit, weekday (1 Monday .. 7 Sunday), relative, approx, ordinal\n"
-          "and duration where they apply (docs/NUMEX.md).\n"
+          "also value, unit, weekday (1 Monday .. 7 Sunday), relative, approx, ordinal,\n"
+          "duration and range (3-5人: value 3, value_end 5; 1998年至2000年: value\n"
+          "\"1998/2000\") where they apply (docs/NUMEX.md).\n"
           "  -f text   the line with its entities marked inline: [拿破仑]PER\n"
           "  -j N      N threads (output order is kept)\n"
           "  -m MODEL  the model whose lexicon file holds the recogniser (default %s)\n",

@@ -381,7 +381,9 @@ enum {
   FENCI_ENTF_APPROX = 0x2,   /* a vague amount (十几, 数百, 300多): no value */
   FENCI_ENTF_ORDINAL = 0x4,  /* NUMBER: an ordinal (第三) */
   FENCI_ENTF_DURATION = 0x8, /* TIME: an amount of time (三天: value 3, value_text "P3D") */
-  FENCI_ENTF_WEEKDAY = 0x10  /* TIME: a weekday (周三: value 3, its ISO number, 1 Monday .. 7 Sunday) */
+  FENCI_ENTF_WEEKDAY = 0x10, /* TIME: a weekday (周三: value 3, its ISO number, 1 Monday .. 7 Sunday) */
+  FENCI_ENTF_RANGE = 0x20    /* from value to value_end (3-5人: 3 and 5; 1998年至2000年: value_text
+                              * "1998/2000", an ISO 8601 interval; ３至５年: "P3Y/P5Y", 3 and 5) */
 };
 
 typedef struct fenci_entity {
@@ -395,6 +397,8 @@ typedef struct fenci_entity {
                                 * number (1 Monday .. 7 Sunday), else 0 */
   const char *value_text;      /* TIME: "1814-04-06", "1998", "--12-31", "T09:30", "P3D"; "" else */
   size_t unit_start, unit_end; /* byte offsets of the unit (发, 英镑); equal when there is none */
+  double value_end;            /* FENCI_ENTF_RANGE: the end of the range (value its start; 0 for
+                                * the points of a TIME range, whose value_text says both) */
 } fenci_entity;
 
 /* Entity callback: e (and its value_text) is valid only during the call.

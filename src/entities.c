@@ -332,13 +332,14 @@ static int fc_ent_numex(void *ctx, const fc_numex *x) {
   e.type = x->type >= 1 && x->type <= 5 ? types[x->type] : FENCI_ENT_NUMBER;
   e.flags = (x->relative ? FENCI_ENTF_RELATIVE : 0) | (x->approx ? FENCI_ENTF_APPROX : 0) |
             (x->ordinal ? FENCI_ENTF_ORDINAL : 0) | (x->duration ? FENCI_ENTF_DURATION : 0) |
-            (x->weekday ? FENCI_ENTF_WEEKDAY : 0);
+            (x->weekday ? FENCI_ENTF_WEEKDAY : 0) | (x->range ? FENCI_ENTF_RANGE : 0);
   e.start = b->base + x->s;
   e.end = b->base + x->e;
   e.cstart = b->cbase + cs;
   e.cend = b->cbase + ce;
   e.has_value = x->has_value;
   e.value = x->value;
+  e.value_end = x->range ? x->value_end : 0;
   e.value_text = e.type == FENCI_ENT_TIME ? x->iso : "";
   e.unit_start = b->base + (x->ue > x->us ? x->us : x->s);
   e.unit_end = b->base + (x->ue > x->us ? x->ue : x->s);

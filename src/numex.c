@@ -1822,7 +1822,26 @@ fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) 
   return fc_numex_scan_words(text, len, NULL, NULL, fn, ctx);
 }
 
+size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p) {
+  numex_in in;
+  memset(&in, 0, sizeof in);
+  in.t = t;
+  in.n = n;
+  return p < n ? numex_lits(&in, p, numex_range_marks, NULL) : 0;
+}
+
 fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
+                             void *ctx) {
+  fc_numrange r;
+  fenci_rc rc;
+  if (!fn || (!text && len)) return FENCI_BADARG;
+  fc_numrange_init(&r, text, len, fn, ctx);
+  rc = fc_numex_scan_parts(text, len, gap, gctx, fc_numrange_take, &r);
+  if (rc == FENCI_OK && fc_numrange_end(&r)) rc = FENCI_STOPPED;
+  return rc;
+}
+
+fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
                              void *ctx) {
   numex_in in;
   size_t p = 0, range = (size_t)-1; /* range: where a clock time ended */

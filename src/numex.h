@@ -77,8 +77,9 @@ typedef struct fc_numex {
   int has_value;   /* NUMBER/PERCENT/MONEY/QUANTITY: value is set; TIME: iso is set */
   double value;    /* numeric value; PERCENT as a fraction (3.5% -> 0.035); TIME: the
                     * count of a duration, the ISO weekday 1..7 of a weekday, else 0 */
-  char iso[40];    /* TIME: ISO 8601 value ("1814-04-06", "1998", "--12-31", "T09:30",
-                    * "1998-01", "P3D"), "" when relative/undetermined */
+  char iso[64];    /* TIME: ISO 8601 value ("1814-04-06", "1998", "--12-31", "T09:30",
+                    * "1998-01", "P3D"; a range "1998/2000", "P3Y/P5Y"), "" when
+                    * relative/undetermined */
   size_t us, ue;   /* unit's byte span inside [s,e) (us == ue: none), e.g. 发, 英镑, 名 */
   int relative;    /* TIME: 1 for relative expressions (次日, 三天后, 明年, 上周) */
   int approx;      /* 1: a vague amount (十几, 数百, 三四个, 300多); has_value is 0 */
@@ -88,6 +89,8 @@ typedef struct fc_numex {
   int clock;       /* TIME: it ends in a clock time, read with daypart clock - 1
                     * (numex.c's NUMEX_DP_*, 0 none); 0: no clock time */
   int era;         /* TIME: 1 for a year of a reign or the Republic (康熙五十年) */
+  int range;       /* 1: from value to value_end (3-5人, 1998年至2000年; numrange.c) */
+  double value_end; /* a range's end (its start is value); TIME points: 0 */
 } fc_numex;
 
 /* Receives each expression; x is valid only during the call.  Non-zero stops. */
@@ -117,6 +120,30 @@ typedef int (*fc_numex_gap_fn)(void *ctx, size_t p, fc_numex_word *w);
  * decide, as in fc_numex_scan. */
 fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
                              void *ctx);
+
+/* fc_numex_scan_words without joining ranges: each side of 3-5人 on its
+ * own (numrange.c reads a range's start with it). */
+fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
+                             void *ctx);
+
+/* The length of the range mark (到 至 ～ ~ - － — –) at t[p], or 0. */
+size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p);
+
+/* numrange.c: joins a range's start and end as the scanner reports them
+ * (its fc_numex_fn), holding back one expression, passed on to fn by the
+ * next one or by fc_numrange_end. */
+typedef struct fc_numrange {
+  const uint8_t *t;
+  size_t n;
+  fc_numex_fn fn;
+  void *ctx;
+  size_t done; /* the end of the last expression reported */
+  int held;    /* x is held back */
+  fc_numex x; /* the last expression, which a range mark may join to the next */
+} fc_numrange;
+void fc_numrange_init(fc_numrange *r, const char *text, size_t len, fc_numex_fn fn, void *ctx);
+int fc_numrange_take(void *r, const fc_numex *x);
+int fc_numrange_end(fc_numrange *r);
 
 /* 1 when the internal word lists agree with the scanner's first-character
  * filters (every keyword starts with a character the filter lets through);

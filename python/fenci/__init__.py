@@ -109,9 +109,10 @@ def _open_model(path=None, lexicon_file=None):
 Token = namedtuple("Token", "word start end byte_start byte_end kind tag flags")
 # An entity: type PER LOC ORG TIME NUMBER PERCENT MONEY QUANTITY; start/end
 # in characters, byte_start/byte_end in the UTF-8 text; value a float, an
-# ISO 8601 str (TIME) or None; unit a str or None; flags ENTF_* bits.
+# ISO 8601 str (TIME; a range "1998/2000") or None, a (start, end) tuple of
+# floats for a range of amounts (3-5人); unit a str or None; flags ENTF_* bits.
 Entity = namedtuple("Entity", "type text start end byte_start byte_end value unit flags")
-ENTF_RELATIVE, ENTF_APPROX, ENTF_ORDINAL, ENTF_DURATION, ENTF_WEEKDAY = 1, 2, 4, 8, 16
+ENTF_RELATIVE, ENTF_APPROX, ENTF_ORDINAL, ENTF_DURATION, ENTF_WEEKDAY, ENTF_RANGE = 1, 2, 4, 8, 16, 32
 Token.__doc__ = """A token: word, character offsets [start, end), byte offsets into the
 UTF-8 text [byte_start, byte_end), kind ('word', 'latin', 'number', 'url',
 'email', 'punct', 'space', 'invalid', 'other'), the lexicon tag ('' when

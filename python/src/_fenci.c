@@ -661,7 +661,7 @@ static const char *KIND_NAMES[] = {"word", "latin", "number", "url", "email", "p
  * value a float, an ISO string (TIME) or None; unit a str or None. */
 typedef struct entvec {
   fenci_entity *v;
-  char (*iso)[40];
+  char (*iso)[64];
   size_t n, cap;
   int nomem;
 } entvec;
@@ -671,7 +671,7 @@ static int ent_collect(void *ctx, const fenci_entity *e) {
   if (x->n == x->cap) {
     size_t nc = x->cap ? x->cap * 2 : 64;
     fenci_entity *v = PyMem_RawRealloc(x->v, nc * sizeof *v);
-    char (*iso)[40] = v ? PyMem_RawRealloc(x->iso, nc * sizeof *iso) : NULL;
+    char (*iso)[64] = v ? PyMem_RawRealloc(x->iso, nc * sizeof *iso) : NULL;
     if (v) x->v = v;
     if (!iso) {
       x->nomem = 1;
@@ -722,6 +722,7 @@ static PyObject *Seg_entities(SegObject *self, PyObject *args) {
     PyObject *val, *unit, *item;
     if (!e->has_value) val = Py_NewRef(Py_None);
     else if (e->type == FENCI_ENT_TIME) val = PyUnicode_FromString(x.iso[i]);
+    else if (e->flags & FENCI_ENTF_RANGE) val = Py_BuildValue("(dd)", e->value, e->value_end); /* 3-5人 */
     else val = PyFloat_FromDouble(e->value);
     unit = e->unit_end > e->unit_start ? token_str(text + e->unit_start, e->unit_end - e->unit_start)
                                        : Py_NewRef(Py_None);

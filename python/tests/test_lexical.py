@@ -42,6 +42,14 @@ def test_entities_values_and_offsets():
         ("周五", "XXXX-WXX-5", fenci.ENTF_WEEKDAY),
         ("上周三", "XXXX-WXX-3", fenci.ENTF_WEEKDAY | fenci.ENTF_RELATIVE),
         ("三天后", None, fenci.ENTF_RELATIVE | fenci.ENTF_DURATION)]
+    # ranges: one entity, the value a (start, end) tuple or an ISO 8601 interval
+    r = fenci.entities("招收3-5人，预算三至五万元，1998年至2000年，判处3至5年，比分3-1")
+    assert [(e.type, e.text, e.value, e.unit, e.flags & fenci.ENTF_RANGE) for e in r] == [
+        ("QUANTITY", "3-5人", (3.0, 5.0), "人", fenci.ENTF_RANGE),
+        ("MONEY", "三至五万元", (30000.0, 50000.0), "元", fenci.ENTF_RANGE),
+        ("TIME", "1998年至2000年", "1998/2000", None, fenci.ENTF_RANGE),
+        ("TIME", "3至5年", "P3Y/P5Y", "年", fenci.ENTF_RANGE),
+        ("NUMBER", "3", 3.0, None, 0), ("NUMBER", "1", 1.0, None, 0)]
 
 
 def test_entities_bad_input():

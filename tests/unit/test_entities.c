@@ -13,7 +13,7 @@
 
 typedef struct ents {
   fenci_entity e[4096];
-  char iso[4096][40];
+  char iso[4096][64];
   size_t n;
   size_t stop_after;
 } ents;
@@ -209,6 +209,23 @@ int main(void) {
   OK(e && e->value == 12 && !memcmp(text + e->unit_start, "欧元", 6), "１２欧元 = 12 + 欧元");
   e = find(v, text, "上午9:30", FENCI_ENT_TIME);
   OK(e && !strcmp(e->value_text, "T09:30"), "上午9:30 = T09:30");
+  {
+    /* ranges: one entity, start and end (src/numrange.c) */
+    static const char r[] = "伤亡三至五万人，1814年3月30日至31日的巴黎战役。";
+    v->n = 0;
+    INT_EQ(fenci_entities(t, r, strlen(r), collect, v), FENCI_OK);
+    e = find(v, r, "三至五万人", FENCI_ENT_QUANTITY);
+    OK(e && (e->flags & FENCI_ENTF_RANGE) && e->has_value && e->value == 30000 && e->value_end == 50000 &&
+           e->cstart == 2 && e->cend == 7 && !memcmp(r + e->unit_start, "人", 3),
+       "三至五万人 = 30000 .. 50000 + 人");
+    e = find(v, r, "1814年3月30日至31日", FENCI_ENT_TIME);
+    OK(e && (e->flags & FENCI_ENTF_RANGE) && !strcmp(e->value_text, "1814-03-30/1814-03-31"),
+       "1814年3月30日至31日 = 1814-03-30/1814-03-31");
+    OK(find(v, r, "巴黎", FENCI_ENT_LOC) != NULL, "巴黎 LOC after a range");
+    check_order(v, strlen(r), "ranges");
+    v->n = 0;
+    INT_EQ(fenci_entities(t, text, strlen(text), collect, v), FENCI_OK);
+  }
   {
     /* nothing from inside the URL or the e-mail address */
     const char *u = strstr(text, "https://");

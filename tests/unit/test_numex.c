@@ -55,6 +55,7 @@ static void tn_render(const char *text, const fc_numex *x, char *out, size_t cap
   if (o >= cap) return;
   if (!x->has_value) o += (size_t)snprintf(out + o, cap - o, "_");
   else if (x->type == FC_NX_TIME) o += (size_t)snprintf(out + o, cap - o, "%s", x->iso);
+  else if (x->range) o += (size_t)snprintf(out + o, cap - o, "%.10g/%.10g", x->value, x->value_end);
   else o += (size_t)snprintf(out + o, cap - o, "%.10g", x->value);
   if (o < cap && x->ue > x->us)
     o += (size_t)snprintf(out + o, cap - o, " u=%.*s", (int)(x->ue - x->us), text + x->us);
@@ -62,6 +63,7 @@ static void tn_render(const char *text, const fc_numex *x, char *out, size_t cap
   if (o < cap && x->approx) o += (size_t)snprintf(out + o, cap - o, " +approx");
   if (o < cap && x->ordinal) o += (size_t)snprintf(out + o, cap - o, " +ord");
   if (o < cap && x->duration) o += (size_t)snprintf(out + o, cap - o, " +dur");
+  if (o < cap && x->range) o += (size_t)snprintf(out + o, cap - o, " +range");
 }
 
 /* 1 when the rendered entity got matches the expected one want: the same
@@ -130,6 +132,9 @@ static int tn_cases(const char *path, int table) {
         if (x->type == FC_NX_TIME)
           snprintf(v, sizeof v, "%s%s%s", x->iso[0] ? x->iso : "(none)", x->relative ? " relative" : "",
                    x->duration ? " duration" : "");
+        else if (x->has_value && x->range)
+          snprintf(v, sizeof v, "%.10g to %.10g%s%.*s", x->value, x->value_end, x->ue > x->us ? " " : "",
+                   (int)(x->ue - x->us), line + x->us);
         else if (x->has_value)
           snprintf(v, sizeof v, "%.10g%s%.*s", x->value, x->ue > x->us ? " " : "", (int)(x->ue - x->us),
                    line + x->us);
@@ -398,7 +403,10 @@ static void test_linear(void) {
                                       "十",       "第",       "零下1",     "周三",        "12:3",
                                       "万一",     "1/",       "1998-1-",   "晚",          "1·",
                                       "1∶",       "下午3点到", "康熙元",    "人民币一",    "两块五",
-                                      "四万万",   "乾隆六十年三月初", "中.5∶", "010-0-"};
+                                      "四万万",   "乾隆六十年三月初", "中.5∶", "010-0-",
+                                      /* ranges (numrange.c): chains of marks, long numeral runs before one */
+                                      "3-5人",    "1-",       "三至",      "三三三三三三三三三三三三三三三三三三三三三三三三至五个",
+                                      "1月至"};
   size_t mb = TN_MB, i;
   char *t = malloc(10 * mb);
   if (!t) return;

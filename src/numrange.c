@@ -1,0 +1,293 @@
+/* numrange.c - ranges of times and quantities: 3-5人, 1998年至2000年,
+ * ３至５年, 100元到200元, 周一至周五 are one expression from a start to an
+ * end, not two.
+ *
+ * The scanner (numex.c) reads each side on its own; this sits between it
+ * and the caller and joins two expressions it reports when nothing but a
+ * range mark (到 至 ～ ~ - － — –) stands between them and
+ *   - the start is of the end's kind (type, unit text, duration, weekday),
+ *     or a bare number that reads as one with the end's tail: 3-5人 is 3人
+ *     to 5人, 3-5万元 is 3万元 (or 3元, when only that stays below the end),
+ *     1998-2000年 is 1998年; the tail is read again by the scanner itself;
+ *   - the range rises (the end above the start): 比分3-1 and 1998-3 stay
+ *     apart, as do relative, vague and ordinal expressions.
+ * A time's end takes the fields it lacks from the start (3月5日至7日 is
+ * --03-05/--03-07) and the value is an ISO 8601 interval; a range of
+ * durations is written as SUTime writes one (P3Y/P5Y, not ISO 8601). */
+#include <stdio.h>
+#include <string.h>
+
+#include "numex.h"
+
+/* The reads that a join needs from the text are bounded by these, so a
+ * join costs a bounded time whatever the text. */
+#define NR_PART_MAX 64 /* bytes of a bare start, or of an end's tail */
+
+void fc_numrange_init(fc_numrange *r, const char *text, size_t len, fc_numex_fn fn, void *ctx) {
+  memset(r, 0, sizeof *r);
+  r->t = (const uint8_t *)text;
+  r->n = len;
+  r->fn = fn;
+  r->ctx = ctx;
+}
+
+/* The length of the UTF-8 character at t[p] (1 for a stray byte). */
+static size_t nr_len(const uint8_t *t, size_t n, size_t p) {
+  uint8_t c = t[p];
+  size_t l = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  return p + l <= n ? l : 1;
+}
+
+/* 1 when the character at t[p] (length l) is a digit of a numeral, in any
+ * of the scripts the scanner reads (a decimal point only between digits). */
+static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l);
+static int nr_digit_plain(const uint8_t *t, size_t p, size_t l) {
+  static const char *const han = "零〇一二三四五六七八九十百千两";
+  const char *h;
+  if (l == 1) return t[p] >= '0' && t[p] <= '9';
+  if (l == 3 && t[p] == 0xEF && t[p + 1] == 0xBC && t[p + 2] >= 0x90 && t[p + 2] <= 0x99) return 1; /* ０-９ */
+  if (l != 3) return 0;
+  for (h = han; *h; h += 3)
+    if (!memcmp(h, t + p, 3)) return 1;
+  return 0;
+}
+static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l) {
+  size_t q = p + l;
+  if (nr_digit_plain(t, p, l)) return 1;
+  /* . ． 点 · between digits */
+  if ((l == 1 && t[p] == '.') || (l == 3 && (!memcmp(t + p, "．", 3) || !memcmp(t + p, "点", 3))) ||
+      (l == 2 && !memcmp(t + p, "·", 2)))
+    return q < n && nr_digit_plain(t, q, nr_len(t, n, q));
+  return 0;
+}
+
+/* The end of the numeral that begins the end expression x (its digits,
+ * without a multiplier such as 万), or x->s when it begins with none. */
+static size_t nr_numeral_end(const fc_numrange *r, const fc_numex *x) {
+  size_t p = x->s;
+  while (p < x->e) {
+    size_t l = nr_len(r->t, x->e, p);
+    if (!nr_digit(r->t, x->e, p, l)) break;
+    p += l;
+  }
+  return p;
+}
+
+typedef struct nr_one {
+  fc_numex x;
+  int n;
+} nr_one;
+
+static int nr_collect(void *ctx, const fc_numex *x) {
+  nr_one *o = ctx;
+  if (o->n++ == 0) o->x = *x;
+  return o->n > 1;
+}
+
+/* 1 when the two expressions say the same kind of thing: a start of the
+ * end's kind (the units compared as written). */
+static int nr_same_kind(const uint8_t *ta, const fc_numex *a, const uint8_t *tb, const fc_numex *b) {
+  if (a->type != b->type || a->duration != b->duration || a->weekday != b->weekday) return 0;
+  if (a->relative || a->approx || a->ordinal || !a->has_value) return 0;
+  if (a->ue - a->us != b->ue - b->us) return 0;
+  return a->ue == a->us || !memcmp(ta + a->us, tb + b->us, a->ue - a->us);
+}
+
+/* The start read from a bare number s and the text tail[0..tl) of the end
+ * (3 and 人 give 3人): 1 and *y when the scanner reads the two as one
+ * expression of the end's kind, over all of it. */
+static int nr_read(const fc_numrange *r, const fc_numex *s, const uint8_t *tail, size_t tl, const fc_numex *end,
+                   fc_numex *y) {
+  uint8_t buf[2 * NR_PART_MAX];
+  size_t sl = s->e - s->s;
+  nr_one o;
+  if (sl > NR_PART_MAX || tl > NR_PART_MAX || !tl) return 0;
+  memcpy(buf, r->t + s->s, sl);
+  memcpy(buf + sl, tail, tl);
+  memset(&o, 0, sizeof o);
+  if (fc_numex_scan_parts((const char *)buf, sl + tl, NULL, NULL, nr_collect, &o) != FENCI_OK || o.n != 1) return 0;
+  if (o.x.s != 0 || o.x.e != sl + tl || !nr_same_kind(buf, &o.x, r->t, end)) return 0;
+  *y = o.x;
+  return 1;
+}
+
+/* An ISO 8601 date and time of the forms the scanner writes (YYYY, YYYY-MM,
+ * YYYY-MM-DD, --MM, --MM-DD, ---DD, each with an optional Thh:mm[:ss], or
+ * Thh:mm[:ss] alone) as its fields; 0 for any other form (weeks,
+ * centuries, years before 1 or after 9999). */
+typedef struct nr_date {
+  char f[4][12]; /* year, month, day, time of day; "" when absent */
+} nr_date;
+
+static int nr_digits(const char *s, size_t k) {
+  size_t i;
+  for (i = 0; i < k; i++)
+    if (s[i] < '0' || s[i] > '9') return 0;
+  return 1;
+}
+
+static int nr_parse(const char *s, nr_date *d) {
+  memset(d, 0, sizeof *d);
+  if (!strncmp(s, "---", 3)) {
+    if (!nr_digits(s + 3, 2)) return 0;
+    memcpy(d->f[2], s + 3, 2);
+    s += 5;
+  } else if (!strncmp(s, "--", 2)) {
+    if (!nr_digits(s + 2, 2)) return 0;
+    memcpy(d->f[1], s + 2, 2);
+    s += 4;
+    if (*s == '-') {
+      if (!nr_digits(s + 1, 2)) return 0;
+      memcpy(d->f[2], s + 1, 2);
+      s += 3;
+    }
+  } else if (nr_digits(s, 4)) {
+    memcpy(d->f[0], s, 4);
+    s += 4;
+    if (*s == '-') {
+      if (!nr_digits(s + 1, 2)) return 0;
+      memcpy(d->f[1], s + 1, 2);
+      s += 3;
+      if (*s == '-') {
+        if (!nr_digits(s + 1, 2)) return 0;
+        memcpy(d->f[2], s + 1, 2);
+        s += 3;
+      }
+    }
+  } else if (*s != 'T') {
+    return 0;
+  }
+  if (*s == 'T') {
+    size_t k = strlen(s + 1);
+    if (k != 5 && k != 8) return 0; /* hh:mm or hh:mm:ss */
+    memcpy(d->f[3], s + 1, k);
+    s += 1 + k;
+  }
+  return *s == 0;
+}
+
+static void nr_format(const nr_date *d, char *out, size_t cap) {
+  size_t o = 0;
+  if (d->f[0][0]) o += (size_t)snprintf(out + o, cap - o, "%s", d->f[0]);
+  else if (d->f[1][0]) o += (size_t)snprintf(out + o, cap - o, "-");
+  else if (d->f[2][0]) o += (size_t)snprintf(out + o, cap - o, "--");
+  if (o < cap && d->f[1][0]) o += (size_t)snprintf(out + o, cap - o, "-%s", d->f[1]);
+  if (o < cap && d->f[2][0]) o += (size_t)snprintf(out + o, cap - o, "-%s", d->f[2]);
+  if (o < cap && d->f[3][0]) snprintf(out + o, cap - o, "T%s", d->f[3]);
+}
+
+/* The interval from time a to time b in *iso: b takes the fields above its
+ * first from a (a month's day after a date, a clock time after a date and
+ * time); 1 when both then have the same fields and b comes after a. */
+static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
+  nr_date da, db;
+  char sa[40], sb[40];
+  int i, top = 4, diff = 0;
+  if (!nr_parse(a, &da) || !nr_parse(b, &db)) return 0;
+  for (i = 0; i < 4 && top == 4; i++)
+    if (db.f[i][0]) top = i;
+  for (i = 0; i < top; i++) memcpy(db.f[i], da.f[i], sizeof db.f[i]);
+  for (i = 0; i < 4; i++) {
+    if (!da.f[i][0] != !db.f[i][0]) return 0;
+    if (!diff) diff = strcmp(db.f[i], da.f[i]);
+  }
+  if (diff <= 0) return 0;
+  nr_format(&da, sa, sizeof sa);
+  nr_format(&db, sb, sizeof sb);
+  return snprintf(iso, cap, "%s/%s", sa, sb) < (int)cap;
+}
+
+/* Joins start a and end b into *j when they make a rising range; 0 else. */
+static int nr_join(const fc_numrange *r, const fc_numex *a, const fc_numex *b, fc_numex *j) {
+  fc_numex s;
+  char iso[sizeof j->iso];
+  if (b->relative || b->approx || b->ordinal || !b->has_value || b->range) return 0;
+  if (a->range) return 0;
+  if (b->type == FC_NX_NUMBER && b->us == b->ue) return 0; /* 比分3-1, 400-800-1234 */
+  if (nr_same_kind(r->t, a, r->t, b)) {
+    s = *a;
+  } else {
+    /* a bare number: read with the end's tail after its numeral, else with
+     * its unit alone (300-5万元 is 300元 to 50000元, not 300万元) */
+    size_t ne = nr_numeral_end(r, b);
+    int ok;
+    if (a->type != FC_NX_NUMBER || a->us != a->ue || a->ordinal || a->approx || !a->has_value || ne == b->s)
+      return 0;
+    ok = nr_read(r, a, r->t + ne, b->e - ne, b, &s);
+    if (ok && b->type != FC_NX_TIME && !(s.value < b->value)) ok = 0;
+    if (!ok && b->ue > b->us && b->us > ne) ok = nr_read(r, a, r->t + b->us, b->ue - b->us, b, &s);
+    if (!ok) return 0;
+  }
+  *j = *b;
+  j->s = a->s;
+  j->range = 1;
+  j->value = s.value;
+  j->value_end = b->value;
+  if (b->type != FC_NX_TIME || b->duration || b->weekday) {
+    if (!(s.value < b->value)) return 0;
+    if (b->type == FC_NX_TIME && snprintf(iso, sizeof iso, "%s/%s", s.iso, b->iso) >= (int)sizeof iso) return 0;
+  } else {
+    if (!nr_interval(s.iso, b->iso, iso, sizeof iso)) return 0;
+    j->value = j->value_end = 0;
+  }
+  if (b->type == FC_NX_TIME) memcpy(j->iso, iso, sizeof iso);
+  return 1;
+}
+
+/* The start that the scanner leaves unread before a range mark at m (a
+ * single numeral is no number alone: 三至五个): the digits before m, not
+ * before lo, into *a; 0 when there are none or they belong to something
+ * else (第三, A380). */
+static int nr_bare_before(const fc_numrange *r, size_t lo, size_t m, fc_numex *a) {
+  size_t p = m;
+  /* Chinese numerals only: Arabic digits that the scanner left are a code
+   * or part of a Latin word (0012-15%, A380-500人) */
+  while (p >= lo + 3 && m - p < NR_PART_MAX && r->t[p - 3] >= 0xE0 && r->t[p - 3] != 0xEF &&
+         nr_digit_plain(r->t, p - 3, 3))
+    p -= 3;
+  if (p == m || m - p >= NR_PART_MAX) return 0;
+  if (p > 0) {
+    uint8_t c = r->t[p - 1];
+    if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '.' || c == '_') return 0;
+    if (p >= 3 && !memcmp(r->t + p - 3, "第", 3)) return 0;
+    /* 一 after a character is too often the end of a word (统一, 唯一, 之一) */
+    if (m - p == 3 && !memcmp(r->t + p, "一", 3) && c >= 0x80) return 0;
+  }
+  memset(a, 0, sizeof *a);
+  a->type = FC_NX_NUMBER;
+  a->s = p;
+  a->e = m;
+  a->has_value = 1;
+  return 1;
+}
+
+int fc_numrange_take(void *ctx, const fc_numex *x) {
+  fc_numrange *r = ctx;
+  fc_numex j, a;
+  size_t m = x->s, lo = r->done; /* a start lies after what was reported before */
+  /* the range mark right before x, if any */
+  if (m >= lo + 3 && fc_numex_range_mark(r->t, r->n, m - 3) == 3) m -= 3;
+  else if (m >= lo + 1 && fc_numex_range_mark(r->t, r->n, m - 1) == 1) m -= 1;
+  r->done = x->e;
+  if (m < x->s) {
+    if (r->held && r->x.e == m && nr_join(r, &r->x, x, &j)) {
+      r->held = 0;
+      return r->fn(r->ctx, &j); /* a range is never the start of another */
+    }
+    if (nr_bare_before(r, lo, m, &a) && nr_join(r, &a, x, &j)) {
+      if (r->held && r->fn(r->ctx, &r->x)) return 1;
+      r->held = 0;
+      return r->fn(r->ctx, &j);
+    }
+  }
+  if (r->held && r->fn(r->ctx, &r->x)) return 1;
+  r->x = *x;
+  r->held = 1;
+  return 0;
+}
+
+int fc_numrange_end(fc_numrange *r) {
+  if (!r->held) return 0;
+  r->held = 0;
+  return r->fn(r->ctx, &r->x);
+}
