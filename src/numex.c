@@ -1832,12 +1832,12 @@ size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p) {
 
 fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
                              void *ctx) {
-  fc_numrange r;
+  fc_numjoin r;
   fenci_rc rc;
   if (!fn || (!text && len)) return FENCI_BADARG;
-  fc_numrange_init(&r, text, len, fn, ctx);
-  rc = fc_numex_scan_parts(text, len, gap, gctx, fc_numrange_take, &r);
-  if (rc == FENCI_OK && fc_numrange_end(&r)) rc = FENCI_STOPPED;
+  fc_numjoin_init(&r, text, len, fn, ctx);
+  rc = fc_numex_scan_parts(text, len, gap, gctx, fc_numjoin_take, &r);
+  if (rc == FENCI_OK && fc_numjoin_end(&r)) rc = FENCI_STOPPED;
   return rc;
 }
 

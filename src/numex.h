@@ -89,7 +89,7 @@ typedef struct fc_numex {
   int clock;       /* TIME: it ends in a clock time, read with daypart clock - 1
                     * (numex.c's NUMEX_DP_*, 0 none); 0: no clock time */
   int era;         /* TIME: 1 for a year of a reign or the Republic (康熙五十年) */
-  int range;       /* 1: from value to value_end (3-5人, 1998年至2000年; numrange.c) */
+  int range;       /* 1: from value to value_end (3-5人, 1998年至2000年; numjoin.c) */
   double value_end; /* a range's end (its start is value); TIME points: 0 */
 } fc_numex;
 
@@ -122,17 +122,17 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
                              void *ctx);
 
 /* fc_numex_scan_words without joining ranges: each side of 3-5人 on its
- * own (numrange.c reads a range's start with it). */
+ * own (numjoin.c reads a range's start with it). */
 fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
                              void *ctx);
 
 /* The length of the range mark (到 至 ～ ~ - － — –) at t[p], or 0. */
 size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p);
 
-/* numrange.c: joins a range's start and end as the scanner reports them
+/* numjoin.c: joins a range's start and end as the scanner reports them
  * (its fc_numex_fn), holding back one expression, passed on to fn by the
- * next one or by fc_numrange_end. */
-typedef struct fc_numrange {
+ * next one or by fc_numjoin_end. */
+typedef struct fc_numjoin {
   const uint8_t *t;
   size_t n;
   fc_numex_fn fn;
@@ -140,10 +140,10 @@ typedef struct fc_numrange {
   size_t done; /* the end of the last expression reported */
   int held;    /* x is held back */
   fc_numex x; /* the last expression, which a range mark may join to the next */
-} fc_numrange;
-void fc_numrange_init(fc_numrange *r, const char *text, size_t len, fc_numex_fn fn, void *ctx);
-int fc_numrange_take(void *r, const fc_numex *x);
-int fc_numrange_end(fc_numrange *r);
+} fc_numjoin;
+void fc_numjoin_init(fc_numjoin *r, const char *text, size_t len, fc_numex_fn fn, void *ctx);
+int fc_numjoin_take(void *r, const fc_numex *x);
+int fc_numjoin_end(fc_numjoin *r);
 
 /* 1 when the internal word lists agree with the scanner's first-character
  * filters (every keyword starts with a character the filter lets through);

@@ -210,7 +210,7 @@ int main(void) {
   e = find(v, text, "上午9:30", FENCI_ENT_TIME);
   OK(e && !strcmp(e->value_text, "T09:30"), "上午9:30 = T09:30");
   {
-    /* ranges: one entity, start and end (src/numrange.c) */
+    /* ranges: one entity, start and end (src/numjoin.c) */
     static const char r[] = "伤亡三至五万人，1814年3月30日至31日的巴黎战役。";
     v->n = 0;
     INT_EQ(fenci_entities(t, r, strlen(r), collect, v), FENCI_OK);

@@ -404,7 +404,7 @@ static void test_linear(void) {
                                       "万一",     "1/",       "1998-1-",   "晚",          "1·",
                                       "1∶",       "下午3点到", "康熙元",    "人民币一",    "两块五",
                                       "四万万",   "乾隆六十年三月初", "中.5∶", "010-0-",
-                                      /* ranges (numrange.c): chains of marks, long numeral runs before one */
+                                      /* ranges (numjoin.c): chains of marks, long numeral runs before one */
                                       "3-5人",    "1-",       "三至",      "三三三三三三三三三三三三三三三三三三三三三三三三至五个",
                                       "1月至"};
   size_t mb = TN_MB, i;

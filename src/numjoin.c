@@ -1,10 +1,11 @@
-/* numrange.c - ranges of times and quantities: 3-5人, 1998年至2000年,
- * ３至５年, 100元到200元, 周一至周五 are one expression from a start to an
- * end, not two.
+/* numjoin.c - expressions that the scanner (numex.c) reports apart but
+ * that are one: ranges (3-5人, 1998年至2000年, ３至５年, 100元到200元,
+ * 周一至周五: from a start to an end), and a relative year or month with
+ * the date after it (今年1月, 上个月5日).
  *
- * The scanner (numex.c) reads each side on its own; this sits between it
- * and the caller and joins two expressions it reports when nothing but a
- * range mark (到 至 ～ ~ - － — –) stands between them and
+ * It sits between the scanner and the caller, holding back one
+ * expression.  A range joins two expressions when nothing but a range
+ * mark (到 至 ～ ~ - － — –) stands between them and
  *   - the start is of the end's kind (type, unit text, duration, weekday),
  *     or a bare number that reads as one with the end's tail: 3-5人 is 3人
  *     to 5人, 3-5万元 is 3万元 (or 3元, when only that stays below the end),
@@ -13,7 +14,12 @@
  *     apart, as do relative, vague and ordinal expressions.
  * A time's end takes the fields it lacks from the start (3月5日至7日 is
  * --03-05/--03-07) and the value is an ISO 8601 interval; a range of
- * durations is written as SUTime writes one (P3Y/P5Y, not ISO 8601). */
+ * durations is written as SUTime writes one (P3Y/P5Y, not ISO 8601).  A
+ * relative day's clock time and the end of its hours are one relative
+ * range without a value (明天下午三点到五点).  A relative year or month
+ * and a date right after it that lacks that field are one relative time
+ * whose value writes the unknown digits as X, as TimeML does (今年1月
+ * XXXX-01, 上个月5日 XXXX-XX-05). */
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +29,7 @@
  * join costs a bounded time whatever the text. */
 #define NR_PART_MAX 64 /* bytes of a bare start, or of an end's tail */
 
-void fc_numrange_init(fc_numrange *r, const char *text, size_t len, fc_numex_fn fn, void *ctx) {
+void fc_numjoin_init(fc_numjoin *r, const char *text, size_t len, fc_numex_fn fn, void *ctx) {
   memset(r, 0, sizeof *r);
   r->t = (const uint8_t *)text;
   r->n = len;
@@ -63,7 +69,7 @@ static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l) {
 
 /* The end of the numeral that begins the end expression x (its digits,
  * without a multiplier such as 万), or x->s when it begins with none. */
-static size_t nr_numeral_end(const fc_numrange *r, const fc_numex *x) {
+static size_t nr_numeral_end(const fc_numjoin *r, const fc_numex *x) {
   size_t p = x->s;
   while (p < x->e) {
     size_t l = nr_len(r->t, x->e, p);
@@ -96,7 +102,7 @@ static int nr_same_kind(const uint8_t *ta, const fc_numex *a, const uint8_t *tb,
 /* The start read from a bare number s and the text tail[0..tl) of the end
  * (3 and 人 give 3人): 1 and *y when the scanner reads the two as one
  * expression of the end's kind, over all of it. */
-static int nr_read(const fc_numrange *r, const fc_numex *s, const uint8_t *tail, size_t tl, const fc_numex *end,
+static int nr_read(const fc_numjoin *r, const fc_numex *s, const uint8_t *tail, size_t tl, const fc_numex *end,
                    fc_numex *y) {
   uint8_t buf[2 * NR_PART_MAX];
   size_t sl = s->e - s->s;
@@ -198,11 +204,19 @@ static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
 }
 
 /* Joins start a and end b into *j when they make a rising range; 0 else. */
-static int nr_join(const fc_numrange *r, const fc_numex *a, const fc_numex *b, fc_numex *j) {
+static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc_numex *j) {
   fc_numex s;
   char iso[sizeof j->iso];
-  if (b->relative || b->approx || b->ordinal || !b->has_value || b->range) return 0;
-  if (a->range) return 0;
+  if (a->range || b->range) return 0;
+  if (a->type == FC_NX_TIME && a->relative && a->clock && b->type == FC_NX_TIME && !b->relative && b->clock &&
+      b->has_value && b->iso[0] == 'T') {
+    /* 明天下午三点到五点: a relative day's hours, no value, as its start */
+    *j = *a;
+    j->e = b->e;
+    j->range = 1;
+    return 1;
+  }
+  if (b->relative || b->approx || b->ordinal || !b->has_value) return 0;
   if (b->type == FC_NX_NUMBER && b->us == b->ue) return 0; /* 比分3-1, 400-800-1234 */
   if (nr_same_kind(r->t, a, r->t, b)) {
     s = *a;
@@ -238,7 +252,7 @@ static int nr_join(const fc_numrange *r, const fc_numex *a, const fc_numex *b, f
  * single numeral is no number alone: 三至五个): the digits before m, not
  * before lo, into *a; 0 when there are none or they belong to something
  * else (第三, A380). */
-static int nr_bare_before(const fc_numrange *r, size_t lo, size_t m, fc_numex *a) {
+static int nr_bare_before(const fc_numjoin *r, size_t lo, size_t m, fc_numex *a) {
   size_t p = m;
   /* Chinese numerals only: Arabic digits that the scanner left are a code
    * or part of a Latin word (0012-15%, A380-500人) */
@@ -261,10 +275,43 @@ static int nr_bare_before(const fc_numrange *r, size_t lo, size_t m, fc_numex *a
   return 1;
 }
 
-int fc_numrange_take(void *ctx, const fc_numex *x) {
-  fc_numrange *r = ctx;
+/* The relative words that name a year, and those that name a month. */
+static const char *const nr_rel_year[] = {"今年", "明年", "去年", "前年", "后年", "来年", "次年", "翌年", "上年", NULL};
+static const char *const nr_rel_month[] = {"本月", "上月", "下月", "上个月", "下个月", "这个月", NULL};
+
+static int nr_is(const fc_numjoin *r, const fc_numex *a, const char *const *list) {
+  size_t i, l = a->e - a->s;
+  for (i = 0; list[i]; i++)
+    if (strlen(list[i]) == l && !memcmp(r->t + a->s, list[i], l)) return 1;
+  return 0;
+}
+
+/* A relative year or month a and the date b right after it that lacks
+ * that field, into *j (今年1月: XXXX-01); 0 else. */
+static int nr_anchor(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc_numex *j) {
+  const char *f;
+  if (a->type != FC_NX_TIME || !a->relative || a->clock || a->duration || a->weekday || a->range) return 0;
+  if (b->type != FC_NX_TIME || b->relative || b->duration || b->weekday || b->range || !b->has_value) return 0;
+  *j = *b;
+  j->s = a->s;
+  j->relative = 1;
+  if (!strncmp(b->iso, "---", 3) && nr_is(r, a, nr_rel_month)) f = "XXXX-XX";
+  else if (!strncmp(b->iso, "--", 2) && b->iso[2] != '-' && nr_is(r, a, nr_rel_year)) f = "XXXX";
+  else return 0;
+  /* "--01" -> "XXXX-01", "---05" -> "XXXX-XX-05" */
+  return snprintf(j->iso, sizeof j->iso, "%s%s", f, b->iso + (f[4] ? 2 : 1)) < (int)sizeof j->iso;
+}
+
+int fc_numjoin_take(void *ctx, const fc_numex *x) {
+  fc_numjoin *r = ctx;
   fc_numex j, a;
   size_t m = x->s, lo = r->done; /* a start lies after what was reported before */
+  if (r->held && r->x.e == x->s && nr_anchor(r, &r->x, x, &j)) {
+    /* held back again: 今年1月至3月 is a range of its own */
+    r->done = x->e;
+    r->x = j;
+    return 0;
+  }
   /* the range mark right before x, if any */
   if (m >= lo + 3 && fc_numex_range_mark(r->t, r->n, m - 3) == 3) m -= 3;
   else if (m >= lo + 1 && fc_numex_range_mark(r->t, r->n, m - 1) == 1) m -= 1;
@@ -286,7 +333,7 @@ int fc_numrange_take(void *ctx, const fc_numex *x) {
   return 0;
 }
 
-int fc_numrange_end(fc_numrange *r) {
+int fc_numjoin_end(fc_numjoin *r) {
   if (!r->held) return 0;
   r->held = 0;
   return r->fn(r->ctx, &r->x);
