@@ -1281,6 +1281,20 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
         return e;
       }
     }
+    if (!strcmp(u->s, "米") && x->has_value && x->value >= 1 && x->value <= 9 && x->value == (int)x->value) {
+      /* 1米8, 一米七, 1米75: a height in metres and tenths or hundredths,
+       * the 公分 left out (not 3米5个, 1米8的高度 keeps 1.8) */
+      numex_num c1;
+      numex_number(in, e, 0, &c1);
+      if (!c1.approx && c1.ok && c1.isint && c1.e > c1.s &&
+          ((c1.arabic && c1.ndig <= 2 && c1.v >= 1) || (!c1.arabic && c1.lone && c1.v >= 1 && c1.v <= 9)) &&
+          !numex_starts(numex_at(in, c1.e, &k)) && !numex_unit_at(in, c1.e, &k) &&
+          numex_adigit(numex_at(in, c1.e, &k)) < 0) {
+        x->value += c1.v / (c1.ndig == 2 ? 100 : 10);
+        x->type = FC_NX_QUANTITY;
+        return c1.e;
+      }
+    }
     if (ctx & NUMEX_CTX_MONEY) { /* $5个? the sign wins; the unit stays a unit */
       x->type = FC_NX_MONEY;
       return e;
