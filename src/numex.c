@@ -145,7 +145,7 @@ static int numex_code_digits(size_t nd, int first) { return (nd >= 2 && first ==
 #define NUMEX_CODE_BACK 64 /* bytes a code's hyphen-joined groups are followed back */
 
 /* Whether the bare run of digits [p, e) is a code, not a number: itself
- * (numex_code_digits), or joined by hyphens ('-' or '－') to earlier runs
+ * (numex_code_digits), a model's number after a Latin word, or joined by hyphens ('-' or '－') to earlier runs
  * of digits of which the first is one (the 12345678 of 010-12345678, the
  * 5678 of 010-1234-5678).  Only the runs before it are read, and no more
  * than NUMEX_CODE_BACK bytes, so what follows a code is read as ever
@@ -162,6 +162,11 @@ static int numex_code(const numex_in *in, size_t p, size_t e) {
     q += l;
   }
   if (numex_code_digits(nd, first)) return 1;
+  /* a model or version: a Latin word and one space before it (Model 3,
+   * iPhone 15, Windows 10) */
+  if (p >= 2 && in->t[p - 1] == ' ' &&
+      ((in->t[p - 2] >= 'A' && in->t[p - 2] <= 'Z') || (in->t[p - 2] >= 'a' && in->t[p - 2] <= 'z')))
+    return 1;
   for (q = p; p - q <= NUMEX_CODE_BACK;) {
     size_t h = q >= 1 && in->t[q - 1] == '-' ? 1
                : q >= 3 && in->t[q - 3] == 0xEF && in->t[q - 2] == 0xBC && in->t[q - 1] == 0x8D ? 3 : 0;
