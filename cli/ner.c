@@ -113,7 +113,7 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
       }
     }
   }
-  if ((e->flags & FENCI_ENTF_WEEKDAY) && e->value >= 1 && e->value <= 7) {
+  if ((e->flags & FENCI_ENTF_WEEKDAY) && !(e->flags & FENCI_ENTF_RANGE) && e->value >= 1 && e->value <= 7) {
     char b[16]; /* a weekday: its ISO number, 1 Monday .. 7 Sunday */
     no_str(o, ",\"weekday\":");
     no_put(o, b, (size_t)snprintf(b, sizeof b, "%d", (int)e->value));

@@ -116,6 +116,37 @@ static int numex_digit_before(const numex_in *in, size_t q, size_t *l) {
   return -1;
 }
 
+/* 1 when a numeral ends at q: an Arabic digit (numex_digit_before) or a
+ * Chinese digit or multiplier (三, 万). */
+static uint32_t numex_cp_before(const numex_in *in, size_t q);
+static int numex_cdigit(uint32_t c);
+static double numex_cmult(uint32_t c);
+static int numex_numeral_before(const numex_in *in, size_t q) {
+  size_t l;
+  uint32_t c;
+  if (numex_digit_before(in, q, &l) >= 0) return 1;
+  c = numex_cp_before(in, q);
+  return c && (numex_cdigit(c) >= 0 || numex_cmult(c) > 0);
+}
+
+/* The three-byte character that ends at q (of the main plane), or 0. */
+static uint32_t numex_cp_before(const numex_in *in, size_t q) {
+  const uint8_t *t = in->t;
+  if (q < 3 || (t[q - 3] & 0xF0) != 0xE0 || (t[q - 2] & 0xC0) != 0x80 || (t[q - 1] & 0xC0) != 0x80) return 0;
+  return (uint32_t)(t[q - 3] & 0x0F) << 12 | (uint32_t)(t[q - 2] & 0x3F) << 6 | (t[q - 1] & 0x3Fu);
+}
+
+/* 1 when a unit of two or three characters that follows a numeral ends
+ * at q (1小时-2小时, 100美元-200美元: a range, not 东风-41). */
+typedef struct numex_unit numex_unit;
+static const numex_unit *numex_unit_at(const numex_in *in, size_t q, size_t *ul);
+static int numex_unit_before(const numex_in *in, size_t q) {
+  size_t k, ul;
+  for (k = 6; k <= 9 && k <= q; k += 3)
+    if (numex_numeral_before(in, q - k) && numex_unit_at(in, q - k, &ul) && ul == k) return 1;
+  return 0;
+}
+
 /* 1 when the text before p is a decimal point ('.' or '．') that follows
  * no digit: the digits at p are a fraction without its integer part. */
 static int numex_bare_point(const numex_in *in, size_t p) {
@@ -512,12 +543,13 @@ static void numex_number(const numex_in *in, size_t p, int full, numex_num *o) {
     if (o->bad) return;
     /* identifiers: digits right after a Latin letter (G20, MP3), or after a
      * hyphen that follows a letter or a Han character (COVID-19, B-52,
-     * 歼-20) */
+     * 歼-20), but not a Han unit after a number (100元-200元, 3月-5月: a
+     * range, numjoin.c) */
     if ((p >= 1 && numex_alnum_byte(in->t[p - 1]) && !(in->t[p - 1] >= '0' && in->t[p - 1] <= '9')) ||
         (p >= 2 && in->t[p - 1] == '-' &&
          ((numex_alnum_byte(in->t[p - 2]) && !(in->t[p - 2] >= '0' && in->t[p - 2] <= '9')) ||
           (p >= 4 && in->t[p - 4] >= 0xE4 && in->t[p - 4] <= 0xE9 && (in->t[p - 3] & 0xC0) == 0x80 &&
-           (in->t[p - 2] & 0xC0) == 0x80))) ||
+           (in->t[p - 2] & 0xC0) == 0x80 && !numex_numeral_before(in, p - 4) && !numex_unit_before(in, p - 1)))) ||
         (p >= 3 && in->t[p - 3] == 0xEF && ((in->t[p - 2] == 0xBC && in->t[p - 1] >= 0xA1 && in->t[p - 1] <= 0xBA) ||
                                             (in->t[p - 2] == 0xBD && in->t[p - 1] >= 0x81 && in->t[p - 1] <= 0x9A)))) {
       size_t q = o->e, l2;
@@ -916,7 +948,7 @@ static void numex_time_out(const numex_tm *t, fc_numex *x) {
 }
 
 /* What joins the ends of a range of times. */
-static const char *const numex_range_marks[] = {"到", "至", "～", "~", "-", "－", "—", "–", NULL};
+static const char *const numex_range_marks[] = {"到", "至", "～", "~", "-", "－", "——", "—", "–", NULL};
 
 /* A clock time at p: H:MM[:SS] (Arabic), or H点/时 with 钟, 半, 一刻,
  * 三刻, 整 or M分 after it.  dp is the daypart before it (NUMEX_DP_*, 0

@@ -140,6 +140,8 @@ typedef struct fc_numjoin {
   size_t done; /* the end of the last expression reported */
   int held;    /* x is held back */
   fc_numex x; /* the last expression, which a range mark may join to the next */
+  int pheld;   /* pre is held back too (before x) */
+  fc_numex pre; /* a date right before x, a bare number, which may name a range's month (2月3-5日) */
 } fc_numjoin;
 void fc_numjoin_init(fc_numjoin *r, const char *text, size_t len, fc_numex_fn fn, void *ctx);
 int fc_numjoin_take(void *r, const fc_numex *x);

@@ -68,14 +68,21 @@ static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l) {
 }
 
 /* The end of the numeral that begins the end expression x (its digits,
- * without a multiplier such as 万), or x->s when it begins with none. */
-static size_t nr_numeral_end(const fc_numjoin *r, const fc_numex *x) {
-  size_t p = x->s;
+ * without 万 or 亿), or x->s when it begins with none; *mult: where a
+ * 十, 百 or 千 that ends those digits after a digit starts (5千元, 三百人:
+ * the start may take it too), else the end. */
+static size_t nr_numeral_end(const fc_numjoin *r, const fc_numex *x, size_t *mult) {
+  size_t p = x->s, last = x->s;
   while (p < x->e) {
     size_t l = nr_len(r->t, x->e, p);
     if (!nr_digit(r->t, x->e, p, l)) break;
+    last = p;
     p += l;
   }
+  *mult = p;
+  if (last > x->s && p - last == 3 &&
+      (!memcmp(r->t + last, "十", 3) || !memcmp(r->t + last, "百", 3) || !memcmp(r->t + last, "千", 3)))
+    *mult = last;
   return p;
 }
 
@@ -203,10 +210,27 @@ static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
   return snprintf(iso, cap, "%s/%s", sa, sb) < (int)cap;
 }
 
+/* 1 when an amount s stays below the end b (times are compared later). */
+static int nr_rises(const fc_numex *s, const fc_numex *b) {
+  return b->type == FC_NX_TIME || s->value < b->value;
+}
+
+/* 1 when a sign or a dash ends at p: the number from p is no range's
+ * start (-3～5℃ is read as 3, 1-2-3人 as three numbers). */
+static int nr_dash_before(const fc_numjoin *r, size_t p) {
+  static const char *const dash[] = {"－", "−", "—", "–", "～", NULL};
+  size_t i;
+  if (p >= 1 && (r->t[p - 1] == '-' || r->t[p - 1] == '~')) return 1;
+  for (i = 0; dash[i]; i++)
+    if (p >= 3 && !memcmp(r->t + p - 3, dash[i], 3)) return 1;
+  return 0;
+}
+
 /* Joins start a and end b into *j when they make a rising range; 0 else. */
 static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc_numex *j) {
   fc_numex s;
   char iso[sizeof j->iso];
+  if (nr_dash_before(r, a->s)) return 0;
   if (a->range || b->range) return 0;
   if (a->type == FC_NX_TIME && a->relative && a->clock && b->type == FC_NX_TIME && !b->relative && b->clock &&
       b->has_value && b->iso[0] == 'T') {
@@ -223,12 +247,13 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
   } else {
     /* a bare number: read with the end's tail after its numeral, else with
      * its unit alone (300-5万元 is 300元 to 50000元, not 300万元) */
-    size_t ne = nr_numeral_end(r, b);
-    int ok;
+    size_t mult, ne = nr_numeral_end(r, b, &mult);
+    int ok = 0;
     if (a->type != FC_NX_NUMBER || a->us != a->ue || a->ordinal || a->approx || !a->has_value || ne == b->s)
       return 0;
-    ok = nr_read(r, a, r->t + ne, b->e - ne, b, &s);
-    if (ok && b->type != FC_NX_TIME && !(s.value < b->value)) ok = 0;
+    /* 3-5千元 is 3千元 to 5千元, 十五至二十人 is 十五人 to 二十人 */
+    if (mult < ne) ok = nr_read(r, a, r->t + mult, b->e - mult, b, &s) && nr_rises(&s, b);
+    if (!ok) ok = nr_read(r, a, r->t + ne, b->e - ne, b, &s) && nr_rises(&s, b);
     if (!ok && b->ue > b->us && b->us > ne) ok = nr_read(r, a, r->t + b->us, b->ue - b->us, b, &s);
     if (!ok) return 0;
   }
@@ -238,7 +263,7 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
   j->value = s.value;
   j->value_end = b->value;
   if (b->type != FC_NX_TIME || b->duration || b->weekday) {
-    if (!(s.value < b->value)) return 0;
+    if (!(s.value < b->value) || (s.value < 0 && b->value >= 0)) return 0; /* 零下5到8度: not -5 to 8 */
     if (b->type == FC_NX_TIME && snprintf(iso, sizeof iso, "%s/%s", s.iso, b->iso) >= (int)sizeof iso) return 0;
   } else {
     if (!nr_interval(s.iso, b->iso, iso, sizeof iso)) return 0;
@@ -264,8 +289,16 @@ static int nr_bare_before(const fc_numjoin *r, size_t lo, size_t m, fc_numex *a)
     uint8_t c = r->t[p - 1];
     if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '.' || c == '_') return 0;
     if (p >= 3 && !memcmp(r->t + p - 3, "第", 3)) return 0;
-    /* 一 after a character is too often the end of a word (统一, 唯一, 之一) */
-    if (m - p == 3 && !memcmp(r->t + p, "一", 3) && c >= 0x80) return 0;
+    /* 一 after a character is too often the end of a word (统一, 唯一,
+     * 之一), except after these (今年一至五月, 从一到十) */
+    if (m - p == 3 && !memcmp(r->t + p, "一", 3) && p >= 3 && c >= 0x80 && r->t[p - 3] >= 0xE4 &&
+        r->t[p - 3] <= 0xE9) {
+      static const char *const ok[] = {"年", "从", "自", "由", "在", "于", "约", "近", "每", "共", "有", NULL};
+      size_t i;
+      for (i = 0; ok[i] && memcmp(r->t + p - 3, ok[i], 3); i++) {
+      }
+      if (!ok[i]) return 0;
+    }
   }
   memset(a, 0, sizeof *a);
   a->type = FC_NX_NUMBER;
@@ -302,39 +335,114 @@ static int nr_anchor(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, 
   return snprintf(j->iso, sizeof j->iso, "%s%s", f, b->iso + (f[4] ? 2 : 1)) < (int)sizeof j->iso;
 }
 
+/* The date that stands before a range of times and names the fields its
+ * ends leave out, put into both (2月3-5日: --02-03/--02-05; 1998年1-3月:
+ * 1998-01/1998-03; 今年1-3月: XXXX-01/XXXX-03, relative); 1 and j
+ * widened to pre, or 0. */
+static int nr_prefix(const fc_numjoin *r, const fc_numex *pre, fc_numex *j) {
+  nr_date dp, da, db;
+  char a[sizeof j->iso], sa[40], sb[40];
+  const char *slash = strchr(j->iso, '/');
+  int i, top = 4, low = -1;
+  if (j->type != FC_NX_TIME || !j->range || j->duration || j->weekday || j->relative || !slash) return 0;
+  if (pre->type != FC_NX_TIME || pre->range || pre->duration || pre->weekday || pre->clock) return 0;
+  memcpy(a, j->iso, (size_t)(slash - j->iso));
+  a[slash - j->iso] = 0;
+  if (!nr_parse(a, &da) || !nr_parse(slash + 1, &db)) return 0;
+  for (i = 0; i < 4 && top == 4; i++)
+    if (da.f[i][0]) top = i;
+  memset(&dp, 0, sizeof dp);
+  if (pre->relative) {
+    if (top == 1 && nr_is(r, pre, nr_rel_year)) low = 0;
+    else if (top == 2 && nr_is(r, pre, nr_rel_month)) low = 1;
+    else return 0;
+    memcpy(dp.f[0], "XXXX", 5);
+    memcpy(dp.f[1], "XX", 3);
+  } else {
+    if (!pre->has_value || !nr_parse(pre->iso, &dp)) return 0;
+    for (i = 0; i < 4; i++)
+      if (dp.f[i][0]) low = i;
+  }
+  /* pre names the fields right above the range's first, and no other */
+  if (low != top - 1) return 0;
+  for (i = 0; i < top; i++) {
+    memcpy(da.f[i], dp.f[i], sizeof da.f[i]);
+    memcpy(db.f[i], dp.f[i], sizeof db.f[i]);
+  }
+  nr_format(&da, sa, sizeof sa);
+  nr_format(&db, sb, sizeof sb);
+  if (snprintf(a, sizeof a, "%s/%s", sa, sb) >= (int)sizeof a) return 0;
+  memcpy(j->iso, a, sizeof a);
+  j->s = pre->s;
+  j->relative = pre->relative;
+  return 1;
+}
+
+/* 1 when x may name the fields of a range of times that follows it. */
+static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
+  if (x->type != FC_NX_TIME || x->range || x->duration || x->weekday || x->clock) return 0;
+  return x->relative ? nr_is(r, x, nr_rel_year) || nr_is(r, x, nr_rel_month) : x->has_value;
+}
+
+/* 1 when x is a bare number (a range's start read alone). */
+static int nr_bare(const fc_numex *x) {
+  return x->type == FC_NX_NUMBER && x->us == x->ue && !x->ordinal && !x->approx && x->has_value;
+}
+
+/* Passes on the expressions held back, oldest first. */
+static int nr_flush(fc_numjoin *r) {
+  if (r->pheld) {
+    r->pheld = 0;
+    if (r->fn(r->ctx, &r->pre)) return 1;
+  }
+  if (r->held) {
+    r->held = 0;
+    if (r->fn(r->ctx, &r->x)) return 1;
+  }
+  return 0;
+}
+
 int fc_numjoin_take(void *ctx, const fc_numex *x) {
   fc_numjoin *r = ctx;
   fc_numex j, a;
-  size_t m = x->s, lo = r->done; /* a start lies after what was reported before */
-  if (r->held && r->x.e == x->s && nr_anchor(r, &r->x, x, &j)) {
-    /* held back again: 今年1月至3月 is a range of its own */
-    r->done = x->e;
+  static const size_t mark_len[] = {6, 3, 1}; /* ——, 至, - */
+  size_t m = x->s, lo = r->done, i; /* a start lies after what was reported before */
+  /* the range mark right before x, if any */
+  for (i = 0; i < 3; i++)
+    if (m >= lo + mark_len[i] && fc_numex_range_mark(r->t, r->n, m - mark_len[i]) == mark_len[i]) {
+      m -= mark_len[i];
+      break;
+    }
+  r->done = x->e;
+  if (r->held && !r->pheld && r->x.e == x->s && nr_anchor(r, &r->x, x, &j)) {
+    /* held back again: 今年1月至3月 may be a range of its own */
     r->x = j;
     return 0;
   }
-  /* the range mark right before x, if any */
-  if (m >= lo + 3 && fc_numex_range_mark(r->t, r->n, m - 3) == 3) m -= 3;
-  else if (m >= lo + 1 && fc_numex_range_mark(r->t, r->n, m - 1) == 1) m -= 1;
-  r->done = x->e;
   if (m < x->s) {
     if (r->held && r->x.e == m && nr_join(r, &r->x, x, &j)) {
-      r->held = 0;
-      return r->fn(r->ctx, &j); /* a range is never the start of another */
+      r->held = 0; /* a range is never the start of another */
+      if (r->pheld && r->pre.e == r->x.s && nr_prefix(r, &r->pre, &j)) r->pheld = 0;
+      if (nr_flush(r)) return 1;
+      return r->fn(r->ctx, &j);
     }
     if (nr_bare_before(r, lo, m, &a) && nr_join(r, &a, x, &j)) {
-      if (r->held && r->fn(r->ctx, &r->x)) return 1;
-      r->held = 0;
+      if (r->held && !r->pheld && r->x.e == a.s && nr_prefix(r, &r->x, &j)) r->held = 0;
+      if (nr_flush(r)) return 1;
       return r->fn(r->ctx, &j);
     }
   }
-  if (r->held && r->fn(r->ctx, &r->x)) return 1;
+  if (r->held && !r->pheld && r->x.e == x->s && nr_bare(x) && nr_may_prefix(r, &r->x)) {
+    /* 2月3 of 2月3-5日: both held, the date may name the range's month */
+    r->pre = r->x;
+    r->pheld = 1;
+    r->x = *x;
+    return 0;
+  }
+  if (nr_flush(r)) return 1;
   r->x = *x;
   r->held = 1;
   return 0;
 }
 
-int fc_numjoin_end(fc_numjoin *r) {
-  if (!r->held) return 0;
-  r->held = 0;
-  return r->fn(r->ctx, &r->x);
-}
+int fc_numjoin_end(fc_numjoin *r) { return nr_flush(r); }
