@@ -136,13 +136,18 @@ static uint32_t numex_cp_before(const numex_in *in, size_t q) {
   return (uint32_t)(t[q - 3] & 0x0F) << 12 | (uint32_t)(t[q - 2] & 0x3F) << 6 | (t[q - 1] & 0x3Fu);
 }
 
-/* 1 when a unit of two or three characters that follows a numeral ends
- * at q (1小时-2小时, 100美元-200美元: a range, not 东风-41). */
+/* 1 when a unit, or a date's or number's suffix (年 月 日 万 ...), that
+ * follows a numeral ends at q (100元-200元, 1小时-2小时, 3月-5月: a
+ * range, not 东风-41 or the second 歼 of 歼-10歼-20). */
 typedef struct numex_unit numex_unit;
 static const numex_unit *numex_unit_at(const numex_in *in, size_t q, size_t *ul);
 static int numex_unit_before(const numex_in *in, size_t q) {
-  size_t k, ul;
-  for (k = 6; k <= 9 && k <= q; k += 3)
+  static const char *const suffix[] = {"年", "月", "日", "号", "时", "点", "分", "秒", "万", "亿", "千", "百", NULL};
+  size_t k, ul, i;
+  if (q >= 3 && numex_numeral_before(in, q - 3))
+    for (i = 0; suffix[i]; i++)
+      if (!memcmp(in->t + q - 3, suffix[i], 3)) return 1;
+  for (k = 3; k <= 12 && k <= q; k += 3)
     if (numex_numeral_before(in, q - k) && numex_unit_at(in, q - k, &ul) && ul == k) return 1;
   return 0;
 }
@@ -194,10 +199,18 @@ static int numex_code(const numex_in *in, size_t p, size_t e) {
   }
   if (numex_code_digits(nd, first)) return 1;
   /* a model or version: a Latin word and one space before it (Model 3,
-   * iPhone 15, Windows 10) */
-  if (p >= 2 && in->t[p - 1] == ' ' &&
-      ((in->t[p - 2] >= 'A' && in->t[p - 2] <= 'Z') || (in->t[p - 2] >= 'a' && in->t[p - 2] <= 'z')))
-    return 1;
+   * iPhone 15, Windows 10; not AQI 156) */
+  if (p >= 2 && in->t[p - 1] == ' ') {
+    /* a word with a lower-case letter: acronyms are followed by readings
+     * (AQI 156, CPI 102.5) */
+    size_t b = p - 1;
+    int lower = 0;
+    while (b > 0 && p - b <= 32 && ((in->t[b - 1] >= 'A' && in->t[b - 1] <= 'Z') || (in->t[b - 1] >= 'a' && in->t[b - 1] <= 'z'))) {
+      lower |= in->t[b - 1] >= 'a';
+      b--;
+    }
+    if (lower) return 1;
+  }
   for (q = p; p - q <= NUMEX_CODE_BACK;) {
     size_t h = q >= 1 && in->t[q - 1] == '-' ? 1
                : q >= 3 && in->t[q - 3] == 0xEF && in->t[q - 2] == 0xBC && in->t[q - 1] == 0x8D ? 3 : 0;
@@ -549,7 +562,7 @@ static void numex_number(const numex_in *in, size_t p, int full, numex_num *o) {
         (p >= 2 && in->t[p - 1] == '-' &&
          ((numex_alnum_byte(in->t[p - 2]) && !(in->t[p - 2] >= '0' && in->t[p - 2] <= '9')) ||
           (p >= 4 && in->t[p - 4] >= 0xE4 && in->t[p - 4] <= 0xE9 && (in->t[p - 3] & 0xC0) == 0x80 &&
-           (in->t[p - 2] & 0xC0) == 0x80 && !numex_numeral_before(in, p - 4) && !numex_unit_before(in, p - 1)))) ||
+           (in->t[p - 2] & 0xC0) == 0x80 && !numex_unit_before(in, p - 1)))) ||
         (p >= 3 && in->t[p - 3] == 0xEF && ((in->t[p - 2] == 0xBC && in->t[p - 1] >= 0xA1 && in->t[p - 1] <= 0xBA) ||
                                             (in->t[p - 2] == 0xBD && in->t[p - 1] >= 0x81 && in->t[p - 1] <= 0x9A)))) {
       size_t q = o->e, l2;
@@ -1318,6 +1331,7 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
         return e;
       }
     }
+    static const char *const numex_height_stops[] = {"日", "月", "号", "时", "万", "亿", NULL}; /* 1米5日 */
     if (!strcmp(u->s, "米") && x->has_value && x->value >= 1 && x->value <= 9 && x->value == (int)x->value) {
       /* 1米8, 一米七, 1米75: a height in metres and tenths or hundredths,
        * the 公分 left out (not 3米5个, 1米8的高度 keeps 1.8) */
@@ -1326,7 +1340,7 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
       if (!c1.approx && c1.ok && c1.isint && c1.e > c1.s &&
           ((c1.arabic && c1.ndig <= 2 && c1.v >= 1) || (!c1.arabic && c1.lone && c1.v >= 1 && c1.v <= 9)) &&
           !numex_starts(numex_at(in, c1.e, &k)) && !numex_unit_at(in, c1.e, &k) &&
-          numex_adigit(numex_at(in, c1.e, &k)) < 0) {
+          numex_adigit(numex_at(in, c1.e, &k)) < 0 && !numex_lits(in, c1.e, numex_height_stops, NULL)) {
         x->value += c1.v / (c1.ndig == 2 ? 100 : 10);
         x->type = FC_NX_QUANTITY;
         return c1.e;
@@ -1871,6 +1885,17 @@ int fc_numex_selfcheck(void) {
 
 fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) {
   return fc_numex_scan_words(text, len, NULL, NULL, fn, ctx);
+}
+
+int fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p) {
+  size_t i;
+  for (i = 0; numex_dayparts[i]; i++) {
+    size_t k = strlen(numex_dayparts[i]);
+    if (p >= k && p <= n && !memcmp(t + p - k, numex_dayparts[i], k)) return 1;
+  }
+  for (i = 0; numex_dayparts1[i]; i++)
+    if (p >= 3 && p <= n && !memcmp(t + p - 3, numex_dayparts1[i], 3)) return 1;
+  return 0;
 }
 
 size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p) {

@@ -48,7 +48,7 @@ static size_t nr_len(const uint8_t *t, size_t n, size_t p) {
  * of the scripts the scanner reads (a decimal point only between digits). */
 static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l);
 static int nr_digit_plain(const uint8_t *t, size_t p, size_t l) {
-  static const char *const han = "零〇一二三四五六七八九十百千两";
+  static const char *const han = "零〇一二三四五六七八九十百千两兩";
   const char *h;
   if (l == 1) return t[p] >= '0' && t[p] <= '9';
   if (l == 3 && t[p] == 0xEF && t[p + 1] == 0xBC && t[p + 2] >= 0x90 && t[p + 2] <= 0x99) return 1; /* ０-９ */
@@ -126,8 +126,9 @@ static int nr_read(const fc_numjoin *r, const fc_numex *s, const uint8_t *tail, 
 
 /* An ISO 8601 date and time of the forms the scanner writes (YYYY, YYYY-MM,
  * YYYY-MM-DD, --MM, --MM-DD, ---DD, each with an optional Thh:mm[:ss], or
- * Thh:mm[:ss] alone) as its fields; 0 for any other form (weeks,
- * centuries, years before 1 or after 9999). */
+ * Thh:mm[:ss] alone; a relative date's XXXX and XX as digits) as its
+ * fields; 0 for any other form (weeks, centuries, years before 1 or after
+ * 9999). */
 typedef struct nr_date {
   char f[4][12]; /* year, month, day, time of day; "" when absent */
 } nr_date;
@@ -154,11 +155,11 @@ static int nr_parse(const char *s, nr_date *d) {
       memcpy(d->f[2], s + 1, 2);
       s += 3;
     }
-  } else if (nr_digits(s, 4)) {
+  } else if (nr_digits(s, 4) || !strncmp(s, "XXXX", 4)) {
     memcpy(d->f[0], s, 4);
     s += 4;
     if (*s == '-') {
-      if (!nr_digits(s + 1, 2)) return 0;
+      if (!nr_digits(s + 1, 2) && strncmp(s + 1, "XX", 2)) return 0;
       memcpy(d->f[1], s + 1, 2);
       s += 3;
       if (*s == '-') {
@@ -232,8 +233,8 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
   char iso[sizeof j->iso];
   if (nr_dash_before(r, a->s)) return 0;
   if (a->range || b->range) return 0;
-  if (a->type == FC_NX_TIME && a->relative && a->clock && b->type == FC_NX_TIME && !b->relative && b->clock &&
-      b->has_value && b->iso[0] == 'T') {
+  if (a->type == FC_NX_TIME && a->relative && !a->has_value && a->clock && b->type == FC_NX_TIME && !b->relative &&
+      b->clock && b->has_value && b->iso[0] == 'T') {
     /* 明天下午三点到五点: a relative day's hours, no value, as its start */
     *j = *a;
     j->e = b->e;
@@ -244,6 +245,9 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
   if (b->type == FC_NX_NUMBER && b->us == b->ue) return 0; /* 比分3-1, 400-800-1234 */
   if (nr_same_kind(r->t, a, r->t, b)) {
     s = *a;
+  } else if (a->type == FC_NX_TIME && a->relative && a->has_value && b->type == FC_NX_TIME && !a->duration &&
+             !b->duration && a->weekday == b->weekday && !a->approx) {
+    s = *a; /* 今年1月至3月: XXXX-01/XXXX-03, relative */
   } else {
     /* a bare number: read with the end's tail after its numeral, else with
      * its unit alone (300-5万元 is 300元 to 50000元, not 300万元) */
@@ -251,6 +255,8 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
     int ok = 0;
     if (a->type != FC_NX_NUMBER || a->us != a->ue || a->ordinal || a->approx || !a->has_value || ne == b->s)
       return 0;
+    /* 下午3-5时: the start would be read without its daypart (3时) */
+    if (fc_numex_daypart_before(r->t, r->n, a->s)) return 0;
     /* 3-5千元 is 3千元 to 5千元, 十五至二十人 is 十五人 to 二十人 */
     if (mult < ne) ok = nr_read(r, a, r->t + mult, b->e - mult, b, &s) && nr_rises(&s, b);
     if (!ok) ok = nr_read(r, a, r->t + ne, b->e - ne, b, &s) && nr_rises(&s, b);
@@ -260,6 +266,7 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
   *j = *b;
   j->s = a->s;
   j->range = 1;
+  j->relative = a->relative;
   j->value = s.value;
   j->value_end = b->value;
   if (b->type != FC_NX_TIME || b->duration || b->weekday) {
@@ -352,7 +359,7 @@ static int nr_prefix(const fc_numjoin *r, const fc_numex *pre, fc_numex *j) {
   for (i = 0; i < 4 && top == 4; i++)
     if (da.f[i][0]) top = i;
   memset(&dp, 0, sizeof dp);
-  if (pre->relative) {
+  if (pre->relative && !pre->has_value) {
     if (top == 1 && nr_is(r, pre, nr_rel_year)) low = 0;
     else if (top == 2 && nr_is(r, pre, nr_rel_month)) low = 1;
     else return 0;
@@ -381,7 +388,8 @@ static int nr_prefix(const fc_numjoin *r, const fc_numex *pre, fc_numex *j) {
 /* 1 when x may name the fields of a range of times that follows it. */
 static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
   if (x->type != FC_NX_TIME || x->range || x->duration || x->weekday || x->clock) return 0;
-  return x->relative ? nr_is(r, x, nr_rel_year) || nr_is(r, x, nr_rel_month) : x->has_value;
+  if (fc_numex_daypart_before(r->t, r->n, x->e)) return 0; /* 2月3日下午3-5时 */
+  return x->has_value || nr_is(r, x, nr_rel_year) || nr_is(r, x, nr_rel_month);
 }
 
 /* 1 when x is a bare number (a range's start read alone). */
