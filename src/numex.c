@@ -116,11 +116,13 @@ static int numex_digit_before(const numex_in *in, size_t q, size_t *l) {
   return -1;
 }
 
-/* 1 when a numeral ends at q: an Arabic digit (numex_digit_before) or a
- * Chinese digit or multiplier (三, 万). */
 static uint32_t numex_cp_before(const numex_in *in, size_t q);
+static int numex_latin(uint32_t c);
 static int numex_cdigit(uint32_t c);
 static double numex_cmult(uint32_t c);
+
+/* 1 when a numeral ends at q: an Arabic digit (numex_digit_before) or a
+ * Chinese digit or multiplier (三, 万). */
 static int numex_numeral_before(const numex_in *in, size_t q) {
   size_t l;
   uint32_t c;
@@ -181,8 +183,8 @@ static int numex_code_digits(size_t nd, int first) { return (nd >= 2 && first ==
 #define NUMEX_CODE_BACK 64 /* bytes a code's hyphen-joined groups are followed back */
 
 /* Whether the bare run of digits [p, e) is a code, not a number: itself
- * (numex_code_digits), a model's number after a Latin word, or joined by hyphens ('-' or '－') to earlier runs
- * of digits of which the first is one (the 12345678 of 010-12345678, the
+ * (numex_code_digits), a model's number after a Latin word, or joined by
+ * hyphens ('-' or '－') to earlier runs of digits of which the first is one (the 12345678 of 010-12345678, the
  * 5678 of 010-1234-5678).  Only the runs before it are read, and no more
  * than NUMEX_CODE_BACK bytes, so what follows a code is read as ever
  * (010-2024年3月5日 keeps its date) and the answer does not depend on where
@@ -198,17 +200,13 @@ static int numex_code(const numex_in *in, size_t p, size_t e) {
     q += l;
   }
   if (numex_code_digits(nd, first)) return 1;
-  /* a model or version: a Latin word and one space before it (Model 3,
-   * iPhone 15, Windows 10; not AQI 156) */
+  /* a model or version: a Latin word with a lower-case letter and one
+   * space before it (Model 3, iPhone 15, Windows 10); an acronym's number
+   * is a reading (AQI 156, CPI 102.5) */
   if (p >= 2 && in->t[p - 1] == ' ') {
-    /* a word with a lower-case letter: acronyms are followed by readings
-     * (AQI 156, CPI 102.5) */
     size_t b = p - 1;
     int lower = 0;
-    while (b > 0 && p - b <= 32 && ((in->t[b - 1] >= 'A' && in->t[b - 1] <= 'Z') || (in->t[b - 1] >= 'a' && in->t[b - 1] <= 'z'))) {
-      lower |= in->t[b - 1] >= 'a';
-      b--;
-    }
+    while (b > 0 && p - b <= 32 && numex_latin(in->t[b - 1])) lower |= in->t[--b] >= 'a';
     if (lower) return 1;
   }
   for (q = p; p - q <= NUMEX_CODE_BACK;) {

@@ -140,34 +140,27 @@ static int nr_digits(const char *s, size_t k) {
   return 1;
 }
 
+/* Reads "-NN" at *s into f: two digits, or XX where x_ok; 1, or 0. */
+static int nr_field(const char **s, char *f, int x_ok) {
+  const char *p = *s;
+  if (*p != '-' || !(nr_digits(p + 1, 2) || (x_ok && !strncmp(p + 1, "XX", 2)))) return 0;
+  memcpy(f, p + 1, 2);
+  *s = p + 3;
+  return 1;
+}
+
 static int nr_parse(const char *s, nr_date *d) {
   memset(d, 0, sizeof *d);
   if (!strncmp(s, "---", 3)) {
-    if (!nr_digits(s + 3, 2)) return 0;
-    memcpy(d->f[2], s + 3, 2);
-    s += 5;
+    s += 2;
+    if (!nr_field(&s, d->f[2], 0)) return 0;
   } else if (!strncmp(s, "--", 2)) {
-    if (!nr_digits(s + 2, 2)) return 0;
-    memcpy(d->f[1], s + 2, 2);
-    s += 4;
-    if (*s == '-') {
-      if (!nr_digits(s + 1, 2)) return 0;
-      memcpy(d->f[2], s + 1, 2);
-      s += 3;
-    }
+    s += 1;
+    if (!nr_field(&s, d->f[1], 0) || (*s == '-' && !nr_field(&s, d->f[2], 0))) return 0;
   } else if (nr_digits(s, 4) || !strncmp(s, "XXXX", 4)) {
     memcpy(d->f[0], s, 4);
     s += 4;
-    if (*s == '-') {
-      if (!nr_digits(s + 1, 2) && strncmp(s + 1, "XX", 2)) return 0;
-      memcpy(d->f[1], s + 1, 2);
-      s += 3;
-      if (*s == '-') {
-        if (!nr_digits(s + 1, 2)) return 0;
-        memcpy(d->f[2], s + 1, 2);
-        s += 3;
-      }
-    }
+    if (*s == '-' && (!nr_field(&s, d->f[1], 1) || (*s == '-' && !nr_field(&s, d->f[2], 0)))) return 0;
   } else if (*s != 'T') {
     return 0;
   }
