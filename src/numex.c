@@ -1885,14 +1885,14 @@ fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) 
   return fc_numex_scan_words(text, len, NULL, NULL, fn, ctx);
 }
 
-int fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p) {
+size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p) {
   size_t i;
   for (i = 0; numex_dayparts[i]; i++) {
     size_t k = strlen(numex_dayparts[i]);
-    if (p >= k && p <= n && !memcmp(t + p - k, numex_dayparts[i], k)) return 1;
+    if (p >= k && p <= n && !memcmp(t + p - k, numex_dayparts[i], k)) return k;
   }
   for (i = 0; numex_dayparts1[i]; i++)
-    if (p >= 3 && p <= n && !memcmp(t + p - 3, numex_dayparts1[i], 3)) return 1;
+    if (p >= 3 && p <= n && !memcmp(t + p - 3, numex_dayparts1[i], 3)) return 3;
   return 0;
 }
 

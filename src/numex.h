@@ -126,8 +126,8 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
 fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
                              void *ctx);
 
-/* 1 when a daypart (上午, 下午, 晚, ...) ends at t[p]. */
-int fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p);
+/* The length of the daypart (上午, 下午, 晚, ...) that ends at t[p], or 0. */
+size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p);
 
 /* The length of the range mark (到 至 ～ ~ - － — –) at t[p], or 0. */
 size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p);

@@ -106,22 +106,31 @@ static int nr_same_kind(const uint8_t *ta, const fc_numex *a, const uint8_t *tb,
   return a->ue == a->us || !memcmp(ta + a->us, tb + b->us, a->ue - a->us);
 }
 
+/* The three pieces a, b, c of the text (pointer and length each, at most
+ * NR_PART_MAX bytes) read together by the scanner: 1 and *y (spans in
+ * buf) when it finds one expression over all of them. */
+static int nr_read3(const uint8_t *a, size_t al, const uint8_t *b, size_t bl, const uint8_t *c, size_t cl,
+                    uint8_t buf[3 * NR_PART_MAX], fc_numex *y) {
+  nr_one o;
+  if (al > NR_PART_MAX || bl > NR_PART_MAX || cl > NR_PART_MAX || !(al + bl + cl)) return 0;
+  memcpy(buf, a, al);
+  memcpy(buf + al, b, bl);
+  memcpy(buf + al + bl, c, cl);
+  memset(&o, 0, sizeof o);
+  if (fc_numex_scan_parts((const char *)buf, al + bl + cl, NULL, NULL, nr_collect, &o) != FENCI_OK || o.n != 1)
+    return 0;
+  if (o.x.s != 0 || o.x.e != al + bl + cl) return 0;
+  *y = o.x;
+  return 1;
+}
+
 /* The start read from a bare number s and the text tail[0..tl) of the end
  * (3 and 人 give 3人): 1 and *y when the scanner reads the two as one
  * expression of the end's kind, over all of it. */
 static int nr_read(const fc_numjoin *r, const fc_numex *s, const uint8_t *tail, size_t tl, const fc_numex *end,
                    fc_numex *y) {
-  uint8_t buf[2 * NR_PART_MAX];
-  size_t sl = s->e - s->s;
-  nr_one o;
-  if (sl > NR_PART_MAX || tl > NR_PART_MAX || !tl) return 0;
-  memcpy(buf, r->t + s->s, sl);
-  memcpy(buf + sl, tail, tl);
-  memset(&o, 0, sizeof o);
-  if (fc_numex_scan_parts((const char *)buf, sl + tl, NULL, NULL, nr_collect, &o) != FENCI_OK || o.n != 1) return 0;
-  if (o.x.s != 0 || o.x.e != sl + tl || !nr_same_kind(buf, &o.x, r->t, end)) return 0;
-  *y = o.x;
-  return 1;
+  uint8_t buf[3 * NR_PART_MAX];
+  return tl && nr_read3(r->t + s->s, s->e - s->s, tail, tl, NULL, 0, buf, y) && nr_same_kind(buf, y, r->t, end);
 }
 
 /* An ISO 8601 date and time of the forms the scanner writes (YYYY, YYYY-MM,
@@ -378,17 +387,54 @@ static int nr_prefix(const fc_numjoin *r, const fc_numex *pre, fc_numex *j) {
   return 1;
 }
 
-/* 1 when x may name the fields of a range of times that follows it. */
-static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
-  if (x->type != FC_NX_TIME || x->range || x->duration || x->weekday || x->clock) return 0;
-  if (fc_numex_daypart_before(r->t, r->n, x->e)) return 0; /* 2月3日下午3-5时 */
-  return x->has_value || nr_is(r, x, nr_rel_year) || nr_is(r, x, nr_rel_month);
-}
-
 /* 1 when x is a bare number (a range's start read alone). */
 static int nr_bare(const fc_numex *x) {
   return x->type == FC_NX_NUMBER && x->us == x->ue && !x->ordinal && !x->approx && x->has_value;
 }
+
+/* 1 when x may name the fields of a range of times that follows it (a
+ * date, a relative year or month), or its daypart (下午, 2月3日下午). */
+static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
+  if (x->type != FC_NX_TIME || x->range || x->duration || x->weekday || x->clock) return 0;
+  if (fc_numex_daypart_before(r->t, r->n, x->e)) return 1;
+  return x->has_value || nr_is(r, x, nr_rel_year) || nr_is(r, x, nr_rel_month);
+}
+
+/* A range of clock times whose bare start follows a daypart that ends pre
+ * (下午3-5时, 2月3日下午3-5时, 晚8-10点): both ends are read again with
+ * the daypart before them (下午3时, 下午5时), and pre's date names their
+ * day; 1 and *j over pre to b, or 0. */
+static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_numex *a, const fc_numex *b,
+                            fc_numex *j) {
+  uint8_t buf[3 * NR_PART_MAX];
+  size_t mult, ne = nr_numeral_end(r, b, &mult), d = fc_numex_daypart_before(r->t, r->n, a->s);
+  const uint8_t *dp = r->t + a->s - d;
+  fc_numex s, e;
+  if (!d || !nr_bare(a) || ne == b->s || (b->type != FC_NX_TIME && b->type != FC_NX_QUANTITY)) return 0;
+  if (!nr_read3(dp, d, r->t + a->s, a->e - a->s, r->t + ne, b->e - ne, buf, &s)) return 0;
+  if (!nr_read3(dp, d, r->t + b->s, b->e - b->s, NULL, 0, buf, &e)) return 0;
+  if (s.type != FC_NX_TIME || e.type != FC_NX_TIME || !s.clock || !e.clock || !s.has_value || !e.has_value ||
+      s.iso[0] != 'T' || e.iso[0] != 'T')
+    return 0;
+  *j = e;
+  j->e = b->e;
+  j->us = j->ue = b->e;
+  j->range = 1;
+  j->value = j->value_end = 0;
+  if (!nr_interval(s.iso, e.iso, j->iso, sizeof j->iso)) return 0;
+  if (nr_prefix(r, pre, j)) return 1;
+  if (pre->relative && !pre->has_value) {
+    /* 今天下午3-5点: a relative day's hours, no value (明天下午三点到五点) */
+    j->relative = 1;
+    j->has_value = 0;
+    j->iso[0] = 0;
+  } else if (pre->has_value) {
+    return 0; /* a date whose fields do not reach the hours */
+  }
+  j->s = pre->s; /* 下午 alone names no day */
+  return 1;
+}
+
 
 /* Passes on the expressions held back, oldest first. */
 static int nr_flush(fc_numjoin *r) {
@@ -421,6 +467,10 @@ int fc_numjoin_take(void *ctx, const fc_numex *x) {
     return 0;
   }
   if (m < x->s) {
+    if (r->held && r->pheld && r->x.e == m && r->pre.e == r->x.s && nr_daypart_range(r, &r->pre, &r->x, x, &j)) {
+      r->held = r->pheld = 0;
+      return r->fn(r->ctx, &j);
+    }
     if (r->held && r->x.e == m && nr_join(r, &r->x, x, &j)) {
       r->held = 0; /* a range is never the start of another */
       if (r->pheld && r->pre.e == r->x.s && nr_prefix(r, &r->pre, &j)) r->pheld = 0;

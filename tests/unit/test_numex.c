@@ -406,7 +406,7 @@ static void test_linear(void) {
                                       "四万万",   "乾隆六十年三月初", "中.5∶", "010-0-",
                                       /* ranges (numjoin.c): chains of marks, long numeral runs before one */
                                       "3-5人",    "1-",       "三至",      "三三三三三三三三三三三三三三三三三三三三三三三三至五个",
-                                      "1月至",    "1米8",     "一米一"};
+                                      "1月至",    "1米8",     "一米一",    "下午3-",   "2月3日下午3-5时"};
   size_t mb = TN_MB, i;
   char *t = malloc(10 * mb);
   if (!t) return;
