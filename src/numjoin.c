@@ -113,9 +113,9 @@ static int nr_read3(const uint8_t *a, size_t al, const uint8_t *b, size_t bl, co
                     uint8_t buf[3 * NR_PART_MAX], fc_numex *y) {
   nr_one o;
   if (al > NR_PART_MAX || bl > NR_PART_MAX || cl > NR_PART_MAX || !(al + bl + cl)) return 0;
-  memcpy(buf, a, al);
-  memcpy(buf + al, b, bl);
-  memcpy(buf + al + bl, c, cl);
+  if (al) memcpy(buf, a, al); /* a piece may be NULL when empty */
+  if (bl) memcpy(buf + al, b, bl);
+  if (cl) memcpy(buf + al + bl, c, cl);
   memset(&o, 0, sizeof o);
   if (fc_numex_scan_parts((const char *)buf, al + bl + cl, NULL, NULL, nr_collect, &o) != FENCI_OK || o.n != 1)
     return 0;
