@@ -401,7 +401,7 @@ static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
 }
 
 /* A range of clock times whose bare start follows a daypart that ends pre
- * (下午3-5时, 2月3日下午3-5时, 晚8-10点): both ends are read again with
+ * (下午3-5时, 2月3日下午3-5时, 晚上8-10点): both ends are read again with
  * the daypart before them (下午3时, 下午5时), and pre's date names their
  * day; 1 and *j over pre to b, or 0. */
 static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_numex *a, const fc_numex *b,
@@ -434,7 +434,6 @@ static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_n
   j->s = pre->s; /* 下午 alone names no day */
   return 1;
 }
-
 
 /* Passes on the expressions held back, oldest first. */
 static int nr_flush(fc_numjoin *r) {
