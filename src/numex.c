@@ -1885,6 +1885,14 @@ fenci_rc fc_numex_scan(const char *text, size_t len, fc_numex_fn fn, void *ctx) 
   return fc_numex_scan_words(text, len, NULL, NULL, fn, ctx);
 }
 
+int fc_numex_numeral_char(uint32_t cp) {
+  double m;
+  if (numex_adigit(cp) >= 0) return FC_NUMERAL_ARABIC;
+  if (numex_cdigit(cp) >= 0) return FC_NUMERAL_CHINESE;
+  m = numex_cmult(cp);
+  return m >= 10 && m <= 1000 ? FC_NUMERAL_SMALL_MULT : 0;
+}
+
 size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p) {
   size_t i;
   for (i = 0; numex_dayparts[i]; i++) {

@@ -126,6 +126,12 @@ fenci_rc fc_numex_scan_words(const char *text, size_t len, fc_numex_gap_fn gap, 
 fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, void *gctx, fc_numex_fn fn,
                              void *ctx);
 
+/* What the character cp is in a numeral (numjoin.c reads a range's digits
+ * with it): an Arabic digit (ASCII or full-width), a Chinese digit (三, 兩,
+ * 〇), a multiplier below 万 (十 百 千), or 0 for anything else. */
+enum { FC_NUMERAL_ARABIC = 1, FC_NUMERAL_CHINESE, FC_NUMERAL_SMALL_MULT };
+int fc_numex_numeral_char(uint32_t cp);
+
 /* The length of the daypart (上午, 下午, 晚, ...) that ends at t[p], or 0. */
 size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p);
 

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chars.h"
 #include "numex.h"
 
 /* The reads that a join needs from the text are bounded by these, so a
@@ -37,33 +38,18 @@ void fc_numjoin_init(fc_numjoin *r, const char *text, size_t len, fc_numex_fn fn
   r->ctx = ctx;
 }
 
-/* The length of the UTF-8 character at t[p] (1 for a stray byte). */
-static size_t nr_len(const uint8_t *t, size_t n, size_t p) {
-  uint8_t c = t[p];
-  size_t l = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-  return p + l <= n ? l : 1;
-}
+/* The character at t[p] (t has n bytes) in *cp; its length (1 for a
+ * stray byte). */
+static size_t nr_char(const uint8_t *t, size_t n, size_t p, uint32_t *cp) { return fc_utf8_decode(t + p, n - p, cp); }
 
-/* 1 when the character at t[p] (length l) is a digit of a numeral, in any
- * of the scripts the scanner reads (a decimal point only between digits). */
-static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l);
-static int nr_digit_plain(const uint8_t *t, size_t p, size_t l) {
-  static const char *const han = "零〇一二三四五六七八九十百千两兩";
-  const char *h;
-  if (l == 1) return t[p] >= '0' && t[p] <= '9';
-  if (l == 3 && t[p] == 0xEF && t[p + 1] == 0xBC && t[p + 2] >= 0x90 && t[p + 2] <= 0x99) return 1; /* ０-９ */
-  if (l != 3) return 0;
-  for (h = han; *h; h += 3)
-    if (!memcmp(h, t + p, 3)) return 1;
-  return 0;
-}
-static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l) {
-  size_t q = p + l;
-  if (nr_digit_plain(t, p, l)) return 1;
-  /* . ． 点 · between digits */
-  if ((l == 1 && t[p] == '.') || (l == 3 && (!memcmp(t + p, "．", 3) || !memcmp(t + p, "点", 3))) ||
-      (l == 2 && !memcmp(t + p, "·", 2)))
-    return q < n && nr_digit_plain(t, q, nr_len(t, n, q));
+/* 1 when the character at t[p] is a digit of a numeral, in any of the
+ * scripts the scanner reads (a decimal point . ． 点 · only between digits). */
+static int nr_digit(const uint8_t *t, size_t n, size_t p) {
+  uint32_t c, d;
+  size_t l = nr_char(t, n, p, &c);
+  if (fc_numex_numeral_char(c)) return 1;
+  if (c == '.' || c == 0xFF0E || c == 0x70B9 || c == 0xB7) /* . ． 点 · */
+    return p + l < n && (nr_char(t, n, p + l, &d), fc_numex_numeral_char(d));
   return 0;
 }
 
@@ -73,16 +59,12 @@ static int nr_digit(const uint8_t *t, size_t n, size_t p, size_t l) {
  * the start may take it too), else the end. */
 static size_t nr_numeral_end(const fc_numjoin *r, const fc_numex *x, size_t *mult) {
   size_t p = x->s, last = x->s;
-  while (p < x->e) {
-    size_t l = nr_len(r->t, x->e, p);
-    if (!nr_digit(r->t, x->e, p, l)) break;
+  uint32_t c = 0;
+  while (p < x->e && nr_digit(r->t, x->e, p)) {
     last = p;
-    p += l;
+    p += nr_char(r->t, x->e, p, &c);
   }
-  *mult = p;
-  if (last > x->s && p - last == 3 &&
-      (!memcmp(r->t + last, "十", 3) || !memcmp(r->t + last, "百", 3) || !memcmp(r->t + last, "千", 3)))
-    *mult = last;
+  *mult = last > x->s && fc_numex_numeral_char(c) == FC_NUMERAL_SMALL_MULT ? last : p;
   return p;
 }
 
@@ -290,9 +272,12 @@ static int nr_bare_before(const fc_numjoin *r, size_t lo, size_t m, fc_numex *a)
   size_t p = m;
   /* Chinese numerals only: Arabic digits that the scanner left are a code
    * or part of a Latin word (0012-15%, A380-500人) */
-  while (p >= lo + 3 && m - p < NR_PART_MAX && r->t[p - 3] >= 0xE0 && r->t[p - 3] != 0xEF &&
-         nr_digit_plain(r->t, p - 3, 3))
+  for (;;) {
+    uint32_t c;
+    if (p < lo + 3 || m - p >= NR_PART_MAX || nr_char(r->t, p, p - 3, &c) != 3) break;
+    if (fc_numex_numeral_char(c) < FC_NUMERAL_CHINESE) break;
     p -= 3;
+  }
   if (p == m || m - p >= NR_PART_MAX) return 0;
   if (p > 0) {
     uint8_t c = r->t[p - 1];
