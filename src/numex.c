@@ -1331,9 +1331,19 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
     }
     static const char *const numex_height_stops[] = {"日", "月", "号", "时", "万", "亿", NULL}; /* 1米5日 */
     if (!strcmp(u->s, "米") && x->has_value && x->value >= 1 && x->value <= 9 && x->value == (int)x->value) {
-      /* 1米8, 一米七, 1米75: a height in metres and tenths or hundredths,
-       * the 公分 left out (not 3米5个, 1米8的高度 keeps 1.8) */
+      /* 1米8, 一米七, 1米75, 一米七五, 两米零五: a height in metres and
+       * tenths or hundredths, the 公分 left out (not 3米5个, 1米8的高度
+       * keeps 1.8) */
       numex_num c1;
+      size_t k1, k2, e2;
+      int d1 = numex_cdigit(numex_at(in, e, &k1)), d2 = k1 ? numex_cdigit(numex_at(in, e + k1, &k2)) : -1;
+      e2 = e + k1 + (d2 >= 0 ? k2 : 0);
+      if (d1 >= 0 && d2 >= (d1 ? 0 : 1) && !numex_starts(numex_at(in, e2, &k)) && !numex_unit_at(in, e2, &k) &&
+          numex_adigit(numex_at(in, e2, &k)) < 0 && !numex_lits(in, e2, numex_height_stops, NULL)) {
+        x->value += (10 * d1 + d2) / 100.0; /* the digits one by one: 七五 is 75 */
+        x->type = FC_NX_QUANTITY;
+        return e2;
+      }
       numex_number(in, e, 0, &c1);
       if (!c1.approx && c1.ok && c1.isint && c1.e > c1.s &&
           ((c1.arabic && c1.ndig <= 2 && c1.v >= 1) || (!c1.arabic && c1.lone && c1.v >= 1 && c1.v <= 9)) &&

@@ -386,9 +386,10 @@ static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
 }
 
 /* A range of clock times whose bare start follows a daypart that ends pre
- * (下午3-5时, 2月3日下午3-5时, 晚上8-10点): both ends are read again with
- * the daypart before them (下午3时, 下午5时), and pre's date names their
- * day; 1 and *j over pre to b, or 0. */
+ * (下午3-5时, 2月3日下午3-5时, 晚上8-10点), or, pre NULL, a one-character
+ * daypart that is no expression of its own (晚8-10时): both ends are read
+ * again with the daypart before them (下午3时, 下午5时), and pre's date
+ * names their day; 1 and *j over pre (or the daypart) to b, or 0. */
 static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_numex *a, const fc_numex *b,
                             fc_numex *j) {
   uint8_t buf[3 * NR_PART_MAX];
@@ -407,6 +408,10 @@ static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_n
   j->range = 1;
   j->value = j->value_end = 0;
   if (!nr_interval(s.iso, e.iso, j->iso, sizeof j->iso)) return 0;
+  if (!pre) {
+    j->s = a->s - d;
+    return 1;
+  }
   if (nr_prefix(r, pre, j)) return 1;
   if (pre->relative && !pre->has_value) {
     /* 今天下午3-5点: a relative day's hours, no value (明天下午三点到五点) */
@@ -420,14 +425,51 @@ static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_n
   return 1;
 }
 
-/* Passes on the expressions held back, oldest first. */
-static int nr_flush(fc_numjoin *r) {
+/* A date with its day and, after a range mark, a day in Chinese numerals
+ * that the scanner leaves alone (七日 is also "seven days"): 十月一日至七日.
+ * The end is read with the start's text through its month (十月七日);
+ * 1 and *j over both when it ends before limit (the next expression). */
+static int nr_day_tail(const fc_numjoin *r, const fc_numex *x, size_t limit, fc_numex *j) {
+  uint8_t buf[3 * NR_PART_MAX];
+  size_t q, l, me, nd = 0, mk;
+  uint32_t c = 0;
+  fc_numex y;
+  char iso[sizeof j->iso];
+  if (x->type != FC_NX_TIME || x->range || x->relative || !x->has_value || x->duration || x->weekday || x->clock ||
+      x->approx || x->iso[0] == 'T' || strchr(x->iso, 'T'))
+    return 0;
+  if (!(mk = fc_numex_range_mark(r->t, r->n, x->e))) return 0;
+  for (q = x->e + mk; q < limit && nd < 3; q += l, nd++) {
+    l = fc_utf8_decode(r->t + q, r->n - q, &c);
+    if (fc_numex_numeral_char(c) != FC_NUMERAL_CHINESE && !(fc_numex_numeral_char(c) == FC_NUMERAL_SMALL_MULT && c == 0x5341))
+      break; /* digits and 十 only */
+  }
+  if (!nd || q + 3 > limit || (memcmp(r->t + q, "日", 3) && memcmp(r->t + q, "号", 3))) return 0;
+  for (me = x->e; me >= x->s + 3 && memcmp(r->t + me - 3, "月", 3); me--) {
+  }
+  if (me < x->s + 3) return 0; /* no month in the start to read the day with */
+  if (!nr_read3(r->t + x->s, me - x->s, r->t + x->e + mk, q + 3 - (x->e + mk), NULL, 0, buf, &y)) return 0;
+  if (y.type != FC_NX_TIME || !y.has_value || y.relative || y.range || y.duration || y.clock) return 0;
+  if (!nr_interval(x->iso, y.iso, iso, sizeof iso)) return 0;
+  *j = *x;
+  j->e = q + 3;
+  j->us = j->ue = j->e;
+  j->range = 1;
+  memcpy(j->iso, iso, sizeof iso);
+  return 1;
+}
+
+/* Passes on the expressions held back, oldest first; limit is where the
+ * next expression starts (a range's end must lie before it). */
+static int nr_flush(fc_numjoin *r, size_t limit) {
+  fc_numex j;
   if (r->pheld) {
     r->pheld = 0;
     if (r->fn(r->ctx, &r->pre)) return 1;
   }
   if (r->held) {
     r->held = 0;
+    if (nr_day_tail(r, &r->x, limit, &j)) return r->fn(r->ctx, &j);
     if (r->fn(r->ctx, &r->x)) return 1;
   }
   return 0;
@@ -455,15 +497,20 @@ int fc_numjoin_take(void *ctx, const fc_numex *x) {
       r->held = r->pheld = 0;
       return r->fn(r->ctx, &j);
     }
+    if (r->held && r->x.e == m && !(r->pheld && r->pre.e == r->x.s) && nr_daypart_range(r, NULL, &r->x, x, &j)) {
+      r->held = 0;
+      if (nr_flush(r, x->s)) return 1;
+      return r->fn(r->ctx, &j);
+    }
     if (r->held && r->x.e == m && nr_join(r, &r->x, x, &j)) {
       r->held = 0; /* a range is never the start of another */
       if (r->pheld && r->pre.e == r->x.s && nr_prefix(r, &r->pre, &j)) r->pheld = 0;
-      if (nr_flush(r)) return 1;
+      if (nr_flush(r, x->s)) return 1;
       return r->fn(r->ctx, &j);
     }
     if (nr_bare_before(r, lo, m, &a) && nr_join(r, &a, x, &j)) {
       if (r->held && !r->pheld && r->x.e == a.s && nr_prefix(r, &r->x, &j)) r->held = 0;
-      if (nr_flush(r)) return 1;
+      if (nr_flush(r, x->s)) return 1;
       return r->fn(r->ctx, &j);
     }
   }
@@ -474,10 +521,10 @@ int fc_numjoin_take(void *ctx, const fc_numex *x) {
     r->x = *x;
     return 0;
   }
-  if (nr_flush(r)) return 1;
+  if (nr_flush(r, x->s)) return 1;
   r->x = *x;
   r->held = 1;
   return 0;
 }
 
-int fc_numjoin_end(fc_numjoin *r) { return nr_flush(r); }
+int fc_numjoin_end(fc_numjoin *r) { return nr_flush(r, r->n); }
