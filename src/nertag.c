@@ -330,10 +330,43 @@ size_t fc_ner_keys(const fc_ner_work *w, size_t n, size_t i, uint64_t *keys, int
  * reads characters, put the O of CEO蒂姆·库克 into the person's name). */
 static inline int fc_ner_alnum(uint8_t cls) { return cls == FC_C_LATIN || cls == FC_C_DIGIT || cls == FC_C_FWDIGIT; }
 
-/* Fills w->allow for the n prepared characters, between the characters
+static int fc_ner_upper(uint32_t c) { return (c >= 'A' && c <= 'Z') || (c >= 0xFF21 && c <= 0xFF3A); }
+static int fc_ner_lower(uint32_t c) { return (c >= 'a' && c <= 'z') || (c >= 0xFF41 && c <= 0xFF5A); }
+
+/* A capitalised Latin word (Python, Excel: one capital, then two or more
+ * small letters, nothing alphanumeric around it) does not end a name: the
+ * training text's Latin names are acronyms (ＩＢＭ, ＩＭＦ, 166 in all)
+ * and a handful of others, so its guesses on such words alone are noise
+ * (Python as ORG), while Intel公司 and Siemens集团, where the name goes on
+ * past the word, are names.  Takes the labels that end one (E-, S-) from
+ * the last character of each such word of cps[0..n); 1 when any. */
+static int fc_ner_latin_words(fc_ner_work *w, const uint32_t *cps, size_t n, uint32_t before, uint32_t after,
+                              uint64_t ends) {
+  size_t i = 0, j, k;
+  int any = 0;
+  while (i < n) {
+    if (!fc_ner_alnum(w->cls[i])) {
+      i++;
+      continue;
+    }
+    for (j = i + 1; j < n && fc_ner_alnum(w->cls[j]); j++) {
+    }
+    if (j - i >= 3 && fc_ner_upper(cps[i]) && !(i == 0 && before && fc_ner_alnum((uint8_t)fc_char_class(before))) &&
+        !(j == n && after && fc_ner_alnum((uint8_t)fc_char_class(after)))) {
+      for (k = i + 1; k < j && fc_ner_lower(cps[k]); k++) {
+      }
+      if (k == j) w->allow[j - 1] &= ~ends, any = 1;
+    }
+    i = j;
+  }
+  return any;
+}
+
+/* Fills w->allow for the n prepared characters cps, between the characters
  * before and after them (0: none; a piece cut at its length limit lies
  * between others); 0 when every character may take every label. */
-static int fc_ner_word_allow(fc_ner_work *w, size_t n, uint32_t L, uint32_t before, uint32_t after) {
+static int fc_ner_word_allow(fc_ner_work *w, const uint32_t *cps, size_t n, uint32_t L, uint32_t before,
+                             uint32_t after) {
   uint64_t begins = 0, ends = 0; /* the labels B-, S- (a name begins there) and E-, S- (it ends) */
   size_t i;
   int any = 0;
@@ -352,6 +385,7 @@ static int fc_ner_word_allow(fc_ner_work *w, size_t n, uint32_t L, uint32_t befo
       a &= ~ends, any = 1;
     w->allow[i] = a;
   }
+  if (fc_ner_latin_words(w, cps, n, before, after, ends)) any = 1;
   return any;
 }
 
@@ -433,7 +467,7 @@ fenci_rc fc_ner_tag(const fenci_model *m, const fc_chain *c, fc_ner_work *w, con
       w->koff[i + 1] = w->koff[i] + (uint32_t)nk;
     }
     fc_chain_emit_seq(c, w->keys, w->koff, wn, w->emit, w->kscratch, NULL);
-    allow = fc_ner_word_allow(w, wn, L, s0 ? cps[s0 - 1] : 0, e0 < n ? cps[e0] : 0);
+    allow = fc_ner_word_allow(w, cps + s0, wn, L, s0 ? cps[s0 - 1] : 0, e0 < n ? cps[e0] : 0);
     rc = fc_chain_decode(c, w->emit, wn, allow ? w->allow : NULL, w->lab, &w->cw, a);
     if (rc != FENCI_OK) return rc;
     memcpy(labels + p0, w->lab + (p0 - s0), len);

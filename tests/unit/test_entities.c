@@ -156,6 +156,10 @@ static const char *const word_cases[][2] = {
     {"*明洪武三年", "TIME 洪武三年"},
     {"*张老师和李同志、陈女士来了。", "PER 张 ; PER 李 ; PER 陈"},
     {"*瓦莱夫斯卡伯爵夫人带着孩子从华沙赶来探望", "PER 瓦莱夫斯卡 ; LOC 华沙"},
+    /* a capitalised Latin word ends no name (Python was ORG); one that
+     * a name goes on past still begins it */
+    {"*我用Python和Java写程序，也用Excel。", ""},
+    {"*他在Oracle公司工作", "ORG Oracle公司"},
 };
 
 static void check_order(const ents *v, size_t len, const char *what) {
