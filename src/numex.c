@@ -904,6 +904,7 @@ static const char *const numex_rel_after[] = {"后", "前", "以后", "以前", 
 
 typedef struct numex_tm {
   int hasy;               /* y is given */
+  int yy;                 /* y is a year of two digits, its century unknown (98年3月: XX98-03) */
   int y;                  /* year (astronomical: 公元前1年 is 0) */
   int mo, d, h, mi, sec;  /* -1: not given */
   int dp;                 /* the daypart a clock time was read with (NUMEX_DP_*, 0 none) */
@@ -911,7 +912,7 @@ typedef struct numex_tm {
 
 static void numex_tm_init(numex_tm *t) {
   t->mo = t->d = t->h = t->mi = t->sec = -1;
-  t->y = t->hasy = t->dp = 0;
+  t->y = t->hasy = t->yy = t->dp = 0;
 }
 
 /* Days of month mo (1..12) of year y (any year when hasy is 0: 29 in
@@ -928,13 +929,15 @@ static int numex_mdays(int y, int hasy, int mo) {
 static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap) {
   /* fields are range-checked by their readers: at most "-999998-12-31T24:59:59" */
   char y[16] = "", md[32] = "", hm[40] = "";
-  if (t->mo >= 1 && t->mo <= 12 && t->d > numex_mdays(t->y, t->hasy, t->mo)) {
+  /* a year of unknown century is leap when its two digits are (2000 was) */
+  if (t->mo >= 1 && t->mo <= 12 && t->d > numex_mdays(t->yy ? 2000 + t->y : t->y, t->hasy, t->mo)) {
     if (cap) iso[0] = 0;
     return;
   }
   if (t->hasy) {
     /* ISO 8601's expanded form past four digits: +12345, -12344 */
-    snprintf(y, sizeof y, t->y < 0 ? "-%04d" : t->y > 9999 ? "+%d" : "%04d", t->y < 0 ? -t->y : t->y);
+    if (t->yy) snprintf(y, sizeof y, "XX%02d", t->y); /* TimeML's form of an unknown century */
+    else snprintf(y, sizeof y, t->y < 0 ? "-%04d" : t->y > 9999 ? "+%d" : "%04d", t->y < 0 ? -t->y : t->y);
     if (t->mo > 0 && t->d > 0) snprintf(md, sizeof md, "-%02d-%02d", t->mo, t->d);
     else if (t->mo > 0) snprintf(md, sizeof md, "-%02d", t->mo);
   } else if (t->mo > 0 && t->d > 0) {
@@ -1111,6 +1114,54 @@ static const numex_era numex_eras[] = {
 
 #define NUMEX_ERA0 3 /* numex_date's era: 3 + an index of numex_eras */
 
+/* Two Chinese digits read one by one before 年 (九八年, 〇五年): a year
+ * of two digits, which the number reader refuses (a digit string has three
+ * or more; 三四 is a vague pair, 两 no digit, and 三五 is vague too: 三五年
+ * is three to five years).  Fills x; 1 when so. */
+static int numex_cyear2(const numex_in *in, size_t p, numex_num *x) {
+  size_t q = p, l;
+  int i, v = 0;
+  for (i = 0; i < 2; i++) {
+    uint32_t c = numex_at(in, q, &l);
+    int d = numex_cdigit(c);
+    if (l == 0 || d < 0 || c == 0x4E24 || c == 0x5169) return 0;
+    v = v * 10 + d;
+    q += l;
+  }
+  if (!numex_lit(in, q, "年") || v == 35) return 0; /* 三五年: three or five years, like 三四年 */
+  memset(x, 0, sizeof *x);
+  x->s = p;
+  x->e = q;
+  x->v = v;
+  x->ok = x->isint = x->positional = 1;
+  x->ndig = 2;
+  return 1;
+}
+
+/* After the 年 of two digits at q: a month (98年3月; 3个月 would follow an
+ * amount of time) or a part of a year (98年底) makes it a year. */
+static int numex_year_follows(const numex_in *in, size_t q) {
+  numex_num m;
+  if (numex_date_part(in, q)) return 1;
+  numex_number(in, q, 0, &m);
+  return numex_field(&m, 1, 12) && numex_lit(in, m.e, "月");
+}
+
+/* After the 年 of two digits yy at q: a range mark and a year of four
+ * digits (从98年到2003年) give yy the century that puts it within the 99
+ * years before that year (1998).  The year, or -1. */
+static int numex_range_year(const numex_in *in, size_t q, int yy) {
+  numex_num e;
+  size_t k = numex_lits(in, q, numex_range_marks, NULL);
+  int y;
+  if (!k) return -1;
+  numex_number(in, q + k, 0, &e);
+  if (!(e.positional && e.ndig == 4 && !e.approx && e.ok && e.v >= 100 && e.v <= 2100 && numex_lit(in, e.e, "年")))
+    return -1;
+  y = (int)e.v - (int)e.v % 100 + yy;
+  return y < (int)e.v ? y : y - 100 < (int)e.v && y - 100 > 0 ? y - 100 : -1;
+}
+
 /* A date at p: Y年[M月[D日|号]], M月[D日|号] or D日, then an optional
  * daypart and clock time.  A year is four digits (1814, 一九九八,
  * １９９８), or any number after 公元 (era 1) / 公元前 (era 2), or a year
@@ -1127,6 +1178,7 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
     x.ok = x.isint = 1;
   } else {
     numex_number(in, p, 0, &x);
+    if (x.bad && !era) numex_cyear2(in, p, &x);
   }
   if (x.e == p || x.bad) return 0;
   q = x.e;
@@ -1135,12 +1187,21 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
     /* four digits are a year up to 2100 (5000年的历史, 半衰期为5730年: an
      * amount of time); after 公元 a year of any size */
     int four = x.positional && x.ndig == 4 && !x.approx && x.ok && x.v <= 2100;
+    /* two digits are a year of unknown century when nothing else reads
+     * them: written in Chinese digits one by one (九八年), with a leading
+     * zero (05年), or before a month or a part of a year (98年3月, 98年底);
+     * 98年 alone stays an amount of time (活了98年) */
+    int two = !era && x.positional && x.ndig == 2 && !x.approx && x.ok, full = -1;
+    if (two) full = numex_range_year(in, q + k, (int)x.v);
+    if (two && full < 0) two = !x.arabic || x.v < 10 || numex_year_follows(in, q + k);
     if (r) {
       if (!numex_field(&x, 1, r->last)) return 0;
       t->y = r->base + (int)x.v - 1;
     } else {
-      if (!(four || (era && numex_field(&x, 1, 999999)))) return 0;
+      if (!(four || two || (era && numex_field(&x, 1, 999999)))) return 0;
       t->y = era == 2 ? 1 - (int)x.v : (int)x.v;
+      t->yy = two && full < 0;
+      if (two && full >= 0) t->y = full;
     }
     t->hasy = 1;
     q += k;
@@ -1378,6 +1439,14 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
   size_t q, k, e;
   numex_number(in, p, 0, &I);
   *skip = I.e;
+  if (I.bad && !(ctx & (NUMEX_CTX_MONEY | NUMEX_CTX_NEG)) && numex_cyear2(in, p, &F)) {
+    numex_tm_init(&t); /* 九八年 */
+    x->s = p;
+    if ((e = numex_date(in, p, 0, &t))) {
+      numex_time_out(&t, x);
+      return e;
+    }
+  }
   if (I.e == p || I.bad) return 0;
   /* a Latin letter right after Arabic digits: a unit (5km) or an identifier (3G) */
   if (I.arabic && I.e < in->n) {

@@ -21,6 +21,7 @@
  * whose value writes the unknown digits as X, as TimeML does (今年1月
  * XXXX-01, 上个月5日 XXXX-XX-05). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "chars.h"
@@ -148,7 +149,7 @@ static int nr_parse(const char *s, nr_date *d) {
   } else if (!strncmp(s, "--", 2)) {
     s += 1;
     if (!nr_field(&s, d->f[1], 0) || (*s == '-' && !nr_field(&s, d->f[2], 0))) return 0;
-  } else if (nr_digits(s, 4) || !strncmp(s, "XXXX", 4)) {
+  } else if (nr_digits(s, 4) || !strncmp(s, "XXXX", 4) || (!strncmp(s, "XX", 2) && nr_digits(s + 2, 2))) {
     memcpy(d->f[0], s, 4);
     s += 4;
     if (*s == '-' && (!nr_field(&s, d->f[1], 1) || (*s == '-' && !nr_field(&s, d->f[2], 0)))) return 0;
@@ -182,6 +183,14 @@ static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
   char sa[40], sb[40];
   int i, top = 4, diff = 0;
   if (!nr_parse(a, &da) || !nr_parse(b, &db)) return 0;
+  if (!strncmp(db.f[0], "XX", 2) && nr_digits(da.f[0], 4) && strncmp(da.f[0], "0", 1)) {
+    /* 1998年到03年: the end's century is the one that puts it within the
+     * 99 years after the start (2003) */
+    int ya = atoi(da.f[0]), yb = ya - ya % 100 + atoi(db.f[0] + 2);
+    if (yb <= ya) yb += 100;
+    if (yb > 9999) return 0;
+    snprintf(db.f[0], sizeof db.f[0], "%04d", yb);
+  }
   for (i = 0; i < 4 && top == 4; i++)
     if (db.f[i][0]) top = i;
   for (i = 0; i < top; i++) memcpy(db.f[i], da.f[i], sizeof db.f[i]);
