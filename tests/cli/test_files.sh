@@ -27,6 +27,9 @@ if "$FENCI" cut -q </dev/null >/dev/null 2>&1; then
     printf '我坐龙猫公车。\n' >"$TMP/stdin"
     run "traditional user word, simplified text $opt" 0 - -- cut $opt -u "$TMP/user.txt"
     expect "traditional user word, simplified text $opt" "我 坐 龙猫公车 。"
+    printf '他於是走了。\n' >"$TMP/stdin"
+    run "traditional 於 read as 于 $opt" 0 - -- cut $opt
+    expect "traditional 於 read as 于 $opt" "他 於是 走 了 。"
     printf '他说Ｂ站好。\n' >"$TMP/stdin"
     run "full-width user word $opt" 0 - -- cut $opt -u "$TMP/user.txt"
     expect "full-width user word $opt" "他 说 Ｂ站 好 。"

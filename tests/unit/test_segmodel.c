@@ -325,6 +325,9 @@ static void test_t2s(void) {
   INT_EQ(fc_t2s(0x9577), 0x957F); /* 長 -> 长 */
   INT_EQ(fc_t2s(0x6F22), 0x6C49); /* 漢 -> 汉 */
   INT_EQ(fc_t2s(0x4E2D), 0x4E2D); /* 中 unchanged */
+  INT_EQ(fc_t2s(0x65BC), 0x4E8E); /* 於 -> 于, though OpenCC lists 於 among its own forms (tools/gen_t2s.py) */
+  INT_EQ(fc_t2s_bmp_char(0x65BC), 0x4E8E);
+  INT_EQ(fc_t2s(0x8457), 0x8457); /* 著 stays: 著名 is simplified too */
   INT_EQ(fc_t2s('A'), 'A');
   INT_EQ(fc_t2s(0x10FFFF), 0x10FFFF);
 }
