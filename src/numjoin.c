@@ -194,6 +194,13 @@ static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
   for (i = 0; i < 4 && top == 4; i++)
     if (db.f[i][0]) top = i;
   for (i = 0; i < top; i++) memcpy(db.f[i], da.f[i], sizeof db.f[i]);
+  if (!strcmp(db.f[3], "00:00") || !strcmp(db.f[3], "00:00:00")) {
+    /* 晚11时至12时: an end at midnight on the start's day is its 24:00
+     * (ISO 8601's end of a day), T23:00/T24:00 */
+    for (i = 0; i < 3 && !strcmp(da.f[i], db.f[i]); i++) {
+    }
+    if (i == 3 && da.f[3][0] && strcmp(da.f[3], db.f[3]) > 0) memcpy(db.f[3], "24", 2);
+  }
   for (i = 0; i < 4; i++) {
     if (!da.f[i][0] != !db.f[i][0]) return 0;
     if (!diff) diff = strcmp(db.f[i], da.f[i]);
