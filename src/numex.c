@@ -907,12 +907,13 @@ typedef struct numex_tm {
   int yy;                 /* y is a year of two digits, its century unknown (98年3月: XX98-03) */
   int y;                  /* year (astronomical: 公元前1年 is 0) */
   int mo, d, h, mi, sec;  /* -1: not given */
+  int part, partn;        /* a quarter ('Q', 1..4) or a half ('H', 1..2) of the year; 0: none */
   int dp;                 /* the daypart a clock time was read with (NUMEX_DP_*, 0 none) */
 } numex_tm;
 
 static void numex_tm_init(numex_tm *t) {
   t->mo = t->d = t->h = t->mi = t->sec = -1;
-  t->y = t->hasy = t->yy = t->dp = 0;
+  t->y = t->hasy = t->yy = t->dp = t->part = t->partn = 0;
 }
 
 /* Days of month mo (1..12) of year y (any year when hasy is 0: 29 in
@@ -938,8 +939,11 @@ static void numex_tm_iso(const numex_tm *t, char *iso, size_t cap) {
     /* ISO 8601's expanded form past four digits: +12345, -12344 */
     if (t->yy) snprintf(y, sizeof y, "XX%02d", t->y); /* TimeML's form of an unknown century */
     else snprintf(y, sizeof y, t->y < 0 ? "-%04d" : t->y > 9999 ? "+%d" : "%04d", t->y < 0 ? -t->y : t->y);
-    if (t->mo > 0 && t->d > 0) snprintf(md, sizeof md, "-%02d-%02d", t->mo, t->d);
+    if (t->part) snprintf(md, sizeof md, "-%c%d", t->part, t->partn);
+    else if (t->mo > 0 && t->d > 0) snprintf(md, sizeof md, "-%02d-%02d", t->mo, t->d);
     else if (t->mo > 0) snprintf(md, sizeof md, "-%02d", t->mo);
+  } else if (t->part) {
+    snprintf(md, sizeof md, "XXXX-%c%d", t->part, t->partn); /* TimeML: a quarter of any year */
   } else if (t->mo > 0 && t->d > 0) {
     snprintf(md, sizeof md, "--%02d-%02d", t->mo, t->d);
   } else if (t->mo > 0) {
@@ -1138,11 +1142,34 @@ static int numex_cyear2(const numex_in *in, size_t p, numex_num *x) {
   return 1;
 }
 
+/* A quarter at q (第三季度, 三季度, 3季度: 1..4, 第 optional) or, when
+ * half is set, a half of a year (上半年, 下半年) into t: its length, or 0. */
+static size_t numex_year_part(const numex_in *in, size_t q, int half, numex_tm *t) {
+  numex_num n;
+  size_t k = numex_lit(in, q, "第"), e;
+  if (half && !k && ((e = numex_lit(in, q, "上半年")) || numex_lit(in, q, "下半年"))) {
+    t->part = 'H';
+    t->partn = e ? 1 : 2;
+    return 9;
+  }
+  numex_number(in, q + k, 0, &n);
+  if (!numex_field(&n, 1, 4) || (n.arabic && n.ndig != 1) || !(e = numex_lit(in, n.e, "季度"))) return 0;
+  /* 两季度, 前三季度, 连续三季度: an amount of quarters, no quarter */
+  if (!k && (numex_lit(in, q, "两") || numex_lit(in, q, "兩") || numex_before(in, q, "前") ||
+             numex_before(in, q, "后") || numex_before(in, q, "近") || numex_before(in, q, "头") ||
+             numex_before(in, q, "续")))
+    return 0;
+  t->part = 'Q';
+  t->partn = (int)n.v;
+  return n.e + e - q;
+}
+
 /* After the 年 of two digits at q: a month (98年3月; 3个月 would follow an
- * amount of time) or a part of a year (98年底) makes it a year. */
+ * amount of time) or a part of a year (98年底, 98年上半年) makes it a year. */
 static int numex_year_follows(const numex_in *in, size_t q) {
   numex_num m;
-  if (numex_date_part(in, q)) return 1;
+  numex_tm t;
+  if (numex_date_part(in, q) || numex_year_part(in, q, 1, &t)) return 1;
   numex_number(in, q, 0, &m);
   return numex_field(&m, 1, 12) && numex_lit(in, m.e, "月");
 }
@@ -1205,6 +1232,7 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
     }
     t->hasy = 1;
     q += k;
+    if ((k = numex_year_part(in, q, 1, t))) return q + k; /* 2023年第三季度, 1998年上半年 */
     numex_number(in, q, 0, &m);
     if (!numex_field(&m, 1, 12) || !(k = numex_lit(in, m.e, "月"))) return q + numex_date_part(in, q);
     t->mo = (int)m.v;
@@ -1612,6 +1640,10 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
       numex_time_out(&t, x);
       return e;
     }
+    if ((k = numex_year_part(in, p, 0, &t))) { /* 三季度: a quarter of a year not named */
+      numex_time_out(&t, x);
+      return p + k;
+    }
   }
   numex_number(in, p, 1, &F);
   if (F.bad || F.e == p) {
@@ -1738,6 +1770,12 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
         !numex_unit_at(in, F.e, &e) && !numex_lits(in, F.e, parts, NULL)) {
       *skip = F.e;
       return 0;
+    }
+    numex_tm_init(&t);
+    if ((e = numex_year_part(in, p, 0, &t))) { /* 第三季度 */
+      x->s = p;
+      numex_time_out(&t, x);
+      return p + e;
     }
     if (F.e > p + k && !F.bad && !F.pair && !F.approx) {
       x->type = FC_NX_NUMBER;
@@ -1870,6 +1908,10 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     x->relative = 1;
     /* 去年底, 今年初: the part of a year or a month stays with it */
     if (numex_before(in, p + k, "年") || numex_before(in, p + k, "月")) k += numex_date_part(in, p + k);
+    if (k == 9 && numex_year_part(in, p, 1, &t)) { /* 上半年: a half of a year not named, XXXX-H1 */
+      numex_time_out(&t, x);
+      numex_tm_init(&t);
+    }
     e = numex_time_after(in, p + k, 0, &t);
     x->clock = t.h >= 0 ? 1 + t.dp : 0;
     if (!numex_split_word(in, p, e, 1)) return e;

@@ -152,6 +152,10 @@ static int nr_parse(const char *s, nr_date *d) {
   } else if (nr_digits(s, 4) || !strncmp(s, "XXXX", 4) || (!strncmp(s, "XX", 2) && nr_digits(s + 2, 2))) {
     memcpy(d->f[0], s, 4);
     s += 4;
+    if (s[0] == '-' && (s[1] == 'Q' || s[1] == 'H') && s[2] >= '1' && s[2] <= '4' && !s[3]) {
+      memcpy(d->f[1], s + 1, 2); /* a quarter or a half in the month's place: 2023-Q1 */
+      return 1;
+    }
     if (*s == '-' && (!nr_field(&s, d->f[1], 1) || (*s == '-' && !nr_field(&s, d->f[2], 0)))) return 0;
   } else if (*s != 'T') {
     return 0;
@@ -183,7 +187,7 @@ static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
   char sa[40], sb[40];
   int i, top = 4, diff = 0;
   if (!nr_parse(a, &da) || !nr_parse(b, &db)) return 0;
-  if (!strncmp(db.f[0], "XX", 2) && nr_digits(da.f[0], 4) && strncmp(da.f[0], "0", 1)) {
+  if (!strncmp(db.f[0], "XX", 2) && nr_digits(db.f[0] + 2, 2) && nr_digits(da.f[0], 4) && da.f[0][0] != '0') {
     /* 1998年到03年: the end's century is the one that puts it within the
      * 99 years after the start (2003) */
     int ya = atoi(da.f[0]), yb = ya - ya % 100 + atoi(db.f[0] + 2);
@@ -194,6 +198,10 @@ static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
   for (i = 0; i < 4 && top == 4; i++)
     if (db.f[i][0]) top = i;
   for (i = 0; i < top; i++) memcpy(db.f[i], da.f[i], sizeof db.f[i]);
+  if ((da.f[1][0] == 'Q' || da.f[1][0] == 'H' || db.f[1][0] == 'Q' || db.f[1][0] == 'H') && da.f[1][0] != db.f[1][0])
+    return 0; /* quarters to quarters, halves to halves */
+  if (db.f[1][0] >= 'A' && !strcmp(db.f[0], "XXXX") && strcmp(da.f[0], "XXXX"))
+    memcpy(db.f[0], da.f[0], sizeof db.f[0]); /* 2023年第一季度至第三季度: the end's year is the start's */
   if (!strcmp(db.f[3], "00:00") || !strcmp(db.f[3], "00:00:00")) {
     /* 晚11时至12时: an end at midnight on the start's day is its 24:00
      * (ISO 8601's end of a day), T23:00/T24:00 */
@@ -334,10 +342,15 @@ static int nr_is(const fc_numjoin *r, const fc_numex *a, const char *const *list
 static int nr_anchor(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc_numex *j) {
   const char *f;
   if (a->type != FC_NX_TIME || !a->relative || a->clock || a->duration || a->weekday || a->range) return 0;
-  if (b->type != FC_NX_TIME || b->relative || b->duration || b->weekday || b->range || !b->has_value) return 0;
+  /* a quarter or a half of a year not named (三季度, 上半年: XXXX-Q3,
+   * XXXX-H1) keeps its value after a relative year (今年上半年) */
+  int part = !strncmp(b->iso, "XXXX-Q", 6) || !strncmp(b->iso, "XXXX-H", 6);
+  if (b->type != FC_NX_TIME || (b->relative && !part) || b->duration || b->weekday || b->range || !b->has_value)
+    return 0;
   *j = *b;
   j->s = a->s;
   j->relative = 1;
+  if (part) return nr_is(r, a, nr_rel_year);
   if (!strncmp(b->iso, "---", 3) && nr_is(r, a, nr_rel_month)) f = "XXXX-XX";
   else if (!strncmp(b->iso, "--", 2) && b->iso[2] != '-' && nr_is(r, a, nr_rel_year)) f = "XXXX";
   else return 0;

@@ -145,9 +145,11 @@ static const char *const word_cases[][2] = {
     {"这个卖两块五。", "MONEY 两块五"},
     {"一块五花肉", "QUANTITY 一块"},
     {"两块五公斤", "QUANTITY 两块 ; QUANTITY 五公斤"},
-    /* an ordinal before a part of a year, whatever the lexicon holds */
-    {"第四季度", "NUMBER 第四"},
-    {"第三季度", "NUMBER 第三"},
+    /* a quarter, whatever the lexicon holds (第四季度 is a word, 第三季度
+     * not), and an ordinal before another part of an era */
+    {"第四季度", "TIME 第四季度"},
+    {"第三季度", "TIME 第三季度"},
+    {"第二阶段", "NUMBER 第二"},
     /* traditional characters: the rules read them simplified */
     {"他買了三點五公斤蘋果，下午三點回家。", "QUANTITY 三點五公斤 ; TIME 下午三點"},
     {"下週一開會", "TIME 下週一"},
