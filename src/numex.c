@@ -1305,6 +1305,19 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
     x->has_value = F->ok && !F->approx;
     return q + k;
   }
+  if ((k = numex_lit(in, q, "成")) && !(ctx & (NUMEX_CTX_MONEY | NUMEX_CTX_NEG)) && F->v > 0 && F->v <= 10 &&
+      !F->zero) {
+    /* 三成, 3.5成: tenths (all 21 such numerals + 成 of People's Daily
+     * 1998-01 are q, the share); not where 成 begins a longer word
+     * (三成员国, 增长三成为) */
+    fc_numex_word w;
+    if (!(numex_held(in, q + k, NUMEX_GAP_UNIT, &w) && w.start >= q)) {
+      x->type = FC_NX_PERCENT;
+      x->value = F->ok ? v / 10 : 0;
+      x->has_value = F->ok && !F->approx;
+      return q + k;
+    }
+  }
   u = numex_unit_at(in, q, &ul);
   {
     /* 一个半小时, 两个半月: 个半 before a unit of hours, weeks or months

@@ -150,6 +150,10 @@ static const char *const word_cases[][2] = {
     {"第四季度", "TIME 第四季度"},
     {"第三季度", "TIME 第三季度"},
     {"第二阶段", "NUMBER 第二"},
+    /* tenths (三成 0.3) but not where 成 begins a word or an idiom */
+    {"增产三成。", "PERCENT 三成"},
+    {"一成不变", ""},
+    {"三成员国", ""},
     /* traditional characters: the rules read them simplified */
     {"他買了三點五公斤蘋果，下午三點回家。", "QUANTITY 三點五公斤 ; TIME 下午三點"},
     {"下週一開會", "TIME 下週一"},
