@@ -128,6 +128,49 @@ static void fc_ent_cap_names(fenci_tagger *t, size_t n) {
   }
 }
 
+/* 1 when code point c may begin or end a name: not a space, and not
+ * a mark that no name of msra-ner's test begins or ends with (its names
+ * have quotes and brackets there, 《人民日报》, never ~ , - or a space). */
+static int fc_ent_name_edge(uint32_t c) {
+  static const char marks[] = ",.;:!?~-_=+*/\\|^&%$#@`";
+  int cls = fc_char_class(c);
+  if (cls == FC_C_SPACE || cls == FC_C_INVALID) return 0;
+  if (c < 0x80) return !strchr(marks, (int)c);
+  switch (c) {
+  case 0xFF0C: case 0x3002: case 0xFF1B: case 0xFF1A: case 0xFF01: case 0xFF1F: /* ，。；：！？ */
+  case 0xFF5E: case 0xFF0D: case 0x3001: case 0x2026: case 0x2014: case 0x2013: /* ～－、…—– */
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+/* Clears the labels of the names among n characters that hold no letter
+ * of any script (~- as a place) or begin or end where no name does (~零,
+ * " 零" before 零下10℃): the recogniser's guesses on symbols, which would
+ * otherwise push the time or quantity they cross aside. */
+static void fc_ent_drop_odd_names(fenci_tagger *t, size_t n) {
+  size_t i = 0, j, k;
+  while (i < n) {
+    int ty = fc_ner_type(t->elab[i]), letter = 0;
+    if (fc_ner_pos(t->elab[i]) != 0 && fc_ner_pos(t->elab[i]) != 3) {
+      i++;
+      continue;
+    }
+    j = i + 1;
+    if (fc_ner_pos(t->elab[i]) == 0) {
+      while (j < n && fc_ner_type(t->elab[j]) == ty && fc_ner_pos(t->elab[j]) == 1) j++;
+      if (j < n && fc_ner_type(t->elab[j]) == ty && fc_ner_pos(t->elab[j]) == 2) j++;
+    }
+    for (k = i; k < j && !letter; k++) {
+      int c = fc_char_class(t->ecp[k]);
+      letter = c == FC_C_HAN || c == FC_C_LATIN || c == FC_C_KANA || c == FC_C_HANGUL || c == FC_C_OTHER;
+    }
+    if (!letter || !fc_ent_name_edge(t->ecp[i]) || !fc_ent_name_edge(t->ecp[j - 1])) memset(t->elab + i, 0, j - i);
+    i = j;
+  }
+}
+
 /* The end of a person's name [i, j) of the block without a title at its
  * end (at least one character is left). */
 static size_t fc_ent_name_end(const fc_ent_block *b, size_t i, size_t j) {
@@ -470,6 +513,7 @@ fenci_rc fenci_entities(fenci_tagger *t, const char *text, size_t len, fenci_ent
         return rc;
       }
       fc_ent_cap_names(t, n);
+      fc_ent_drop_odd_names(t, n);
     }
     rc = fc_numex_scan_words(b.rtext, bl, t->m->n_words ? fc_ent_gap : NULL, &b, fc_ent_numex, &b);
     if (rc == FENCI_OK && b.nomem) rc = FENCI_NOMEM;

@@ -542,6 +542,33 @@ static int numex_approx_word(const numex_in *in, size_t q) {
 
 static int numex_lai(const numex_in *in, size_t q);
 
+/* 1 when the hyphen of k bytes at p ('-' or '－') is a minus sign: before
+ * a temperature (-5℃, 气温为－３℃, 至-10℃), and not after a digit, a
+ * letter or a number's unit (3-5℃ and 3℃-5℃ are ranges, B-52 a name).
+ * The ASCII hyphen is a dash too often to be a sign anywhere else. */
+static int numex_minus_temp(const numex_in *in, size_t p, size_t k) {
+  static const char *const temp[] = {"℃", "℉", "°C", "°F", "摄氏度", "华氏度", "度", NULL};
+  size_t q = p + k, l, l2, nd = 0;
+  for (;;) {
+    uint32_t c = numex_at(in, q, &l);
+    if (l && numex_adigit(c) >= 0 && nd < 9) {
+      q += l;
+      nd++;
+    } else if (l && nd && (c == '.' || c == 0xFF0E) && numex_adigit(numex_at(in, q + l, &l2)) >= 0) {
+      q += l;
+    } else {
+      break;
+    }
+  }
+  if (!nd || nd > 8 || !numex_lits(in, q, temp, NULL)) return 0;
+  if (p >= 1 && (numex_alnum_byte(in->t[p - 1]) || in->t[p - 1] == '.')) return 0;
+  if (p >= 3 && in->t[p - 3] == 0xEF) { /* a full-width digit or letter before it */
+    uint32_t c = numex_at(in, p - 3, &l);
+    if (l == 3 && (numex_adigit(c) >= 0 || numex_latin(c))) return 0;
+  }
+  return !numex_unit_before(in, p);
+}
+
 /* The number at p.  With full: also decimals, 多/余 and the multiplier
  * tail (Arabic 22万, Chinese 三点五亿, 三百多万).  o->bad (skip to o->e)
  * when p starts a run that is not a number; o->e == p when p starts no
@@ -560,7 +587,7 @@ static void numex_number(const numex_in *in, size_t p, int full, numex_num *o) {
         (p >= 2 && in->t[p - 1] == '-' &&
          ((numex_alnum_byte(in->t[p - 2]) && !(in->t[p - 2] >= '0' && in->t[p - 2] <= '9')) ||
           (p >= 4 && in->t[p - 4] >= 0xE4 && in->t[p - 4] <= 0xE9 && (in->t[p - 3] & 0xC0) == 0x80 &&
-           (in->t[p - 2] & 0xC0) == 0x80 && !numex_unit_before(in, p - 1)))) ||
+           (in->t[p - 2] & 0xC0) == 0x80 && !numex_unit_before(in, p - 1) && !numex_minus_temp(in, p - 1, 1)))) ||
         (p >= 3 && in->t[p - 3] == 0xEF && ((in->t[p - 2] == 0xBC && in->t[p - 1] >= 0xA1 && in->t[p - 1] <= 0xBA) ||
                                             (in->t[p - 2] == 0xBD && in->t[p - 1] >= 0x81 && in->t[p - 1] <= 0x9A)))) {
       size_t q = o->e, l2;
@@ -1838,6 +1865,14 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     }
     if (shu) return 0; /* 上, 近: other forms below */
   }
+  if ((((k = numex_lit(in, p, "-")) || (k = numex_lit(in, p, "－"))) && numex_minus_temp(in, p, k))) {
+    if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | NUMEX_CTX_NEG, x, &sk))) {
+      x->s = p;
+      return e;
+    }
+    *skip = sk;
+    return 0;
+  }
   if ((k = numex_lit(in, p, "零下")) || (k = numex_lit(in, p, "零上")) ||
       (((k = numex_lit(in, p, "负")) || (k = numex_lit(in, p, "−"))) && numex_starts(numex_at(in, p + k, &e)) &&
        !numex_neg_word(in, p))) {
@@ -1973,6 +2008,7 @@ static int numex_kw_start(uint32_t c) {
   case 0x5EFA: /* 建 */ case 0x6559: /* 教 */ case 0x60C5: /* 情 */ case 0x5E73: /* 平 */
   case 0x76EE: /* 目 */ case 0x73B0: /* 现 */ case 0x5982: /* 如 */ case 0x6700: /* 最 */
   case 0x5F80: /* 往 */ case 0x56FD: /* 国 */ case 0x8D1F: /* 负 */ case 0x2212: /* − */
+  case '-': case 0xFF0D: /* － */
   case 0xFF04: /* ＄ */ case 0xFFE1: /* ￡ */
   /* the currencies named before an amount: 美 港 新 台 日 欧 英 澳 加 卢 韩 */
   case 0x7F8E: case 0x6E2F: case 0x65B0: case 0x53F0: case 0x65E5: case 0x6B27: case 0x82F1: case 0x6FB3:

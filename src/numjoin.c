@@ -278,7 +278,10 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
   j->value = s.value;
   j->value_end = b->value;
   if (b->type != FC_NX_TIME || b->duration || b->weekday) {
-    if (!(s.value < b->value) || (s.value < 0 && b->value >= 0)) return 0; /* 零下5到8度: not -5 to 8 */
+    /* 零下5到8度: not -5 to 8; two signed ends in either order
+     * (零下5℃到零下10℃: -5 to -10, as written) */
+    int both_neg = s.value < 0 && b->value < 0 && s.value != b->value;
+    if (!both_neg && (!(s.value < b->value) || (s.value < 0 && b->value >= 0))) return 0;
     if (b->type == FC_NX_TIME && snprintf(iso, sizeof iso, "%s/%s", s.iso, b->iso) >= (int)sizeof iso) return 0;
   } else {
     if (!nr_interval(s.iso, b->iso, iso, sizeof iso)) return 0;

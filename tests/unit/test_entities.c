@@ -166,6 +166,11 @@ static const char *const word_cases[][2] = {
      * a name goes on past still begins it */
     {"*我用Python和Java写程序，也用Excel。", ""},
     {"*他在Oracle公司工作", "ORG Oracle公司"},
+    /* a name of symbols, or one that begins or ends with a space or a
+     * mark no name has, is none (~零 as a place pushed 零下10℃ aside) */
+    {"*5℃~零下10℃", "QUANTITY 5℃ ; QUANTITY 零下10℃"},
+    {"*5℃ 零下10℃", "QUANTITY 5℃ ; QUANTITY 零下10℃"},
+    {"*-5℃~-10℃", "QUANTITY -5℃~-10℃"},
 };
 
 static void check_order(const ents *v, size_t len, const char *what) {
