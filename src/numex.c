@@ -1201,8 +1201,25 @@ static int numex_year_follows(const numex_in *in, size_t q) {
   return numex_field(&m, 1, 12) && numex_lit(in, m.e, "月");
 }
 
+/* Before the two digits yy at p: a year of four digits, 年 and a range
+ * mark (1998年至99年) give yy the century that puts it within the 50
+ * years after that year (1999).  The year, or -1. */
+static int numex_range_year_before(const numex_in *in, size_t p, int yy) {
+  size_t i, q, l;
+  int d, y = 0, m = 1, nd = 0;
+  for (i = 0; numex_range_marks[i] && !numex_before(in, p, numex_range_marks[i]); i++) {
+  }
+  if (!numex_range_marks[i]) return -1;
+  q = p - strlen(numex_range_marks[i]);
+  if (!numex_before(in, q, "年")) return -1;
+  for (q -= 3; nd < 5 && (d = numex_digit_before(in, q, &l)) >= 0; nd++, m *= 10, q -= l) y += d * m;
+  if (nd != 4 || y < 1000 || y > 2100) return -1;
+  d = y - y % 100 + yy > y ? y - y % 100 + yy : y - y % 100 + yy + 100;
+  return d - y <= 50 ? d : -1; /* 2000年至98年 is no range of 98 years */
+}
+
 /* After the 年 of two digits yy at q: a range mark and a year of four
- * digits (从98年到2003年) give yy the century that puts it within the 99
+ * digits (从98年到2003年) give yy the century that puts it within the 50
  * years before that year (1998).  The year, or -1. */
 static int numex_range_year(const numex_in *in, size_t q, int yy) {
   numex_num e;
@@ -1213,7 +1230,8 @@ static int numex_range_year(const numex_in *in, size_t q, int yy) {
   if (!(e.positional && e.ndig == 4 && !e.approx && e.ok && e.v >= 100 && e.v <= 2100 && numex_lit(in, e.e, "年")))
     return -1;
   y = (int)e.v - (int)e.v % 100 + yy;
-  return y < (int)e.v ? y : y - 100 < (int)e.v && y - 100 > 0 ? y - 100 : -1;
+  if (y >= (int)e.v) y -= 100;
+  return y > 0 && (int)e.v - y <= 50 ? y : -1;
 }
 
 /* A date at p: Y年[M月[D日|号]], M月[D日|号] or D日, then an optional
@@ -1247,6 +1265,7 @@ static size_t numex_date(const numex_in *in, size_t p, int era, numex_tm *t) {
      * 98年 alone stays an amount of time (活了98年) */
     int two = !era && x.positional && x.ndig == 2 && !x.approx && x.ok, full = -1;
     if (two) full = numex_range_year(in, q + k, (int)x.v);
+    if (two && full < 0 && x.arabic) full = numex_range_year_before(in, p, (int)x.v);
     if (two && full < 0) two = !x.arabic || x.v < 10 || numex_year_follows(in, q + k);
     if (r) {
       if (!numex_field(&x, 1, r->last)) return 0;
