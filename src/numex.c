@@ -183,7 +183,8 @@ static int numex_code_digits(size_t nd, int first) { return (nd >= 2 && first ==
 #define NUMEX_CODE_BACK 64 /* bytes a code's hyphen-joined groups are followed back */
 
 /* Whether the bare run of digits [p, e) is a code, not a number: itself
- * (numex_code_digits), a model's number after a Latin word, or joined by
+ * (numex_code_digits; eleven digits from 13..19, a mobile telephone
+ * number), a model's number after a Latin word, or joined by
  * hyphens ('-' or '－') to earlier runs of digits of which the first is one (the 12345678 of 010-12345678, the
  * 5678 of 010-1234-5678).  Only the runs before it are read, and no more
  * than NUMEX_CODE_BACK bytes, so what follows a code is read as ever
@@ -191,15 +192,17 @@ static int numex_code_digits(size_t nd, int first) { return (nd >= 2 && first ==
  * a long text is cut into blocks. */
 static int numex_code(const numex_in *in, size_t p, size_t e) {
   size_t q = p, l, nd = 0;
-  int first = -1, d;
+  int first = -1, second = -1, d;
   while (q < e) {
     d = numex_adigit(numex_at(in, q, &l));
     if (d < 0 || l == 0) return 0;
     if (first < 0) first = d;
+    else if (second < 0) second = d;
     nd++;
     q += l;
   }
   if (numex_code_digits(nd, first)) return 1;
+  if (nd == 11 && first == 1 && second >= 3) return 1; /* a mobile number: 13800138000 */
   /* a model or version: a Latin word with a lower-case letter and one
    * space before it (Model 3, iPhone 15, Windows 10); an acronym's number
    * is a reading (AQI 156, CPI 102.5) */
