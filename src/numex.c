@@ -552,6 +552,12 @@ static int numex_lai(const numex_in *in, size_t q);
 static int numex_minus_temp(const numex_in *in, size_t p, size_t k) {
   static const char *const temp[] = {"℃", "℉", "°C", "°F", "摄氏度", "华氏度", "度", NULL};
   size_t q = p + k, l, l2, nd = 0;
+  /* what comes before first: most hyphens follow a digit or a letter */
+  if (p >= 1 && (numex_alnum_byte(in->t[p - 1]) || in->t[p - 1] == '.')) return 0;
+  if (p >= 3 && in->t[p - 3] == 0xEF) { /* a full-width digit or letter before it */
+    uint32_t c = numex_at(in, p - 3, &l);
+    if (l == 3 && (numex_adigit(c) >= 0 || numex_latin(c))) return 0;
+  }
   for (;;) {
     uint32_t c = numex_at(in, q, &l);
     if (l && numex_adigit(c) >= 0 && nd < 9) {
@@ -564,11 +570,6 @@ static int numex_minus_temp(const numex_in *in, size_t p, size_t k) {
     }
   }
   if (!nd || nd > 8 || !numex_lits(in, q, temp, NULL)) return 0;
-  if (p >= 1 && (numex_alnum_byte(in->t[p - 1]) || in->t[p - 1] == '.')) return 0;
-  if (p >= 3 && in->t[p - 3] == 0xEF) { /* a full-width digit or letter before it */
-    uint32_t c = numex_at(in, p - 3, &l);
-    if (l == 3 && (numex_adigit(c) >= 0 || numex_latin(c))) return 0;
-  }
   return !numex_unit_before(in, p);
 }
 
@@ -1702,7 +1703,7 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
       numex_time_out(&t, x);
       return e;
     }
-    if ((k = numex_year_part(in, p, 0, &t))) { /* 三季度: a quarter of a year not named */
+    if (numex_lit(in, I.e, "季度") && (k = numex_year_part(in, p, 0, &t))) { /* 三季度: a quarter of a year not named */
       numex_time_out(&t, x);
       return p + k;
     }
@@ -1821,6 +1822,17 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
   static const char *const signs[] = {"$", "US$", "HK$", "¥", "￥", "€", "£", "＄", "￡", NULL};
   static const double pct_div[] = {100, 1000, 10000};
   *skip = 0;
+  if ((k = numex_lit(in, p, "-")) || (k = numex_lit(in, p, "－"))) {
+    /* a minus sign before a temperature, and nothing else: a hyphen
+     * starts no other form (checked first: runs of hyphens are common) */
+    if (!numex_minus_temp(in, p, k)) return 0;
+    if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | NUMEX_CTX_NEG, x, &sk))) {
+      x->s = p;
+      return e;
+    }
+    *skip = sk;
+    return 0;
+  }
   if ((k = numex_lit(in, p, "第"))) { /* ordinals */
     fc_numex_word w;
     numex_number(in, p + k, 0, &F);
@@ -1834,7 +1846,7 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
       return 0;
     }
     numex_tm_init(&t);
-    if ((e = numex_year_part(in, p, 0, &t))) { /* 第三季度 */
+    if (numex_lit(in, F.e, "季度") && (e = numex_year_part(in, p, 0, &t))) { /* 第三季度 */
       x->s = p;
       numex_time_out(&t, x);
       return p + e;
@@ -1886,14 +1898,6 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
       return numex_suffix(in, p, &F, NUMEX_CTX_FIRM, x);
     }
     if (shu) return 0; /* 上, 近: other forms below */
-  }
-  if ((((k = numex_lit(in, p, "-")) || (k = numex_lit(in, p, "－"))) && numex_minus_temp(in, p, k))) {
-    if ((e = numex_numeric(in, p + k, NUMEX_CTX_FIRM | NUMEX_CTX_NEG, x, &sk))) {
-      x->s = p;
-      return e;
-    }
-    *skip = sk;
-    return 0;
   }
   if ((k = numex_lit(in, p, "零下")) || (k = numex_lit(in, p, "零上")) ||
       (((k = numex_lit(in, p, "负")) || (k = numex_lit(in, p, "−"))) && numex_starts(numex_at(in, p + k, &e)) &&
@@ -2030,7 +2034,6 @@ static int numex_kw_start(uint32_t c) {
   case 0x5EFA: /* 建 */ case 0x6559: /* 教 */ case 0x60C5: /* 情 */ case 0x5E73: /* 平 */
   case 0x76EE: /* 目 */ case 0x73B0: /* 现 */ case 0x5982: /* 如 */ case 0x6700: /* 最 */
   case 0x5F80: /* 往 */ case 0x56FD: /* 国 */ case 0x8D1F: /* 负 */ case 0x2212: /* − */
-  case '-': case 0xFF0D: /* － */
   case 0xFF04: /* ＄ */ case 0xFFE1: /* ￡ */
   /* the currencies named before an amount: 美 港 新 台 日 欧 英 澳 加 卢 韩 */
   case 0x7F8E: case 0x6E2F: case 0x65B0: case 0x53F0: case 0x65E5: case 0x6B27: case 0x82F1: case 0x6FB3:
@@ -2087,6 +2090,7 @@ int fc_numex_numeral_char(uint32_t cp) {
 
 size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p) {
   size_t i;
+  if (p < 3 || p > n || t[p - 1] < 0x80) return 0; /* every daypart ends in a Han character */
   for (i = 0; numex_dayparts[i]; i++) {
     size_t k = strlen(numex_dayparts[i]);
     if (p >= k && p <= n && !memcmp(t + p - k, numex_dayparts[i], k)) return k;
@@ -2187,7 +2191,9 @@ fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, 
         continue;
       }
     }
-    if (e <= p && numex_kw_start(c)) { /* x is cleared only where a form may start: most characters start none */
+    if (e <= p && (numex_kw_start(c) || ((c == '-' || c == 0xFF0D) && numex_minus_temp(&in, p, c == '-' ? 1 : 3)))) {
+      /* x is cleared only where a form may start: most characters start
+       * none, and most hyphens no minus sign */
       memset(&x, 0, sizeof x);
       e = numex_keyword(&in, p, &x, &skip);
     }

@@ -425,10 +425,11 @@ static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
 static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_numex *a, const fc_numex *b,
                             fc_numex *j) {
   uint8_t buf[3 * NR_PART_MAX];
-  size_t mult, ne = nr_numeral_end(r, b, &mult), d = fc_numex_daypart_before(r->t, r->n, a->s);
+  size_t mult, ne, d = fc_numex_daypart_before(r->t, r->n, a->s);
   const uint8_t *dp = r->t + a->s - d;
   fc_numex s, e;
-  if (!d || !nr_bare(a) || ne == b->s || (b->type != FC_NX_TIME && b->type != FC_NX_QUANTITY)) return 0;
+  if (!d || !nr_bare(a) || (b->type != FC_NX_TIME && b->type != FC_NX_QUANTITY)) return 0;
+  if ((ne = nr_numeral_end(r, b, &mult)) == b->s) return 0;
   if (!nr_read3(dp, d, r->t + a->s, a->e - a->s, r->t + ne, b->e - ne, buf, &s)) return 0;
   if (!nr_read3(dp, d, r->t + b->s, b->e - b->s, NULL, 0, buf, &e)) return 0;
   if (s.type != FC_NX_TIME || e.type != FC_NX_TIME || !s.clock || !e.clock || !s.has_value || !e.has_value ||
