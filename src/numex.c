@@ -1361,7 +1361,10 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
      * 1998-01 are q, the share); not where 成 begins a longer word
      * (三成员国, 增长三成为) */
     fc_numex_word w;
-    if (!(numex_held(in, q + k, NUMEX_GAP_UNIT, &w) && w.start >= q)) {
+    /* 八成会, 八成又: "most likely" before a verb or an adverb, no share */
+    static const char *const adv[] = {"会", "要", "就", "又", "也", "不", "没", "还", "得", "已", "在", NULL};
+    int likely = !F->arabic && F->lone && F->v == 8 && numex_lits(in, q + k, adv, NULL);
+    if (!likely && !(numex_held(in, q + k, NUMEX_GAP_UNIT, &w) && w.start >= q)) {
       x->type = FC_NX_PERCENT;
       x->value = F->ok ? v / 10 : 0;
       x->has_value = F->ok && !F->approx;
