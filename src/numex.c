@@ -1218,8 +1218,7 @@ static int numex_range_year_before(const numex_in *in, size_t p, int yy) {
   if (!numex_before(in, q, "年")) return -1;
   for (q -= 3; nd < 5 && (d = numex_digit_before(in, q, &l)) >= 0; nd++, m *= 10, q -= l) y += d * m;
   if (nd != 4 || y < 1000 || y > 2100) return -1;
-  d = y - y % 100 + yy > y ? y - y % 100 + yy : y - y % 100 + yy + 100;
-  return d - y <= 50 ? d : -1; /* 2000年至98年 is no range of 98 years */
+  return fc_numex_year_near(y, yy, 1); /* 2000年至98年 is no range of 98 years */
 }
 
 /* After the 年 of two digits yy at q: a range mark and a year of four
@@ -1228,14 +1227,11 @@ static int numex_range_year_before(const numex_in *in, size_t p, int yy) {
 static int numex_range_year(const numex_in *in, size_t q, int yy) {
   numex_num e;
   size_t k = numex_lits(in, q, numex_range_marks, NULL);
-  int y;
   if (!k) return -1;
   numex_number(in, q + k, 0, &e);
   if (!(e.positional && e.ndig == 4 && !e.approx && e.ok && e.v >= 100 && e.v <= 2100 && numex_lit(in, e.e, "年")))
     return -1;
-  y = (int)e.v - (int)e.v % 100 + yy;
-  if (y >= (int)e.v) y -= 100;
-  return y > 0 && (int)e.v - y <= 50 ? y : -1;
+  return fc_numex_year_near((int)e.v, yy, 0);
 }
 
 /* A date at p: Y年[M月[D日|号]], M月[D日|号] or D日, then an optional
@@ -2101,6 +2097,16 @@ size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p) {
   for (i = 0; numex_dayparts1[i]; i++)
     if (p >= 3 && p <= n && !memcmp(t + p - 3, numex_dayparts1[i], 3)) return 3;
   return 0;
+}
+
+int fc_numex_year_near(int y, int yy, int after) {
+  int c = y - y % 100 + yy;
+  if (after) {
+    if (c <= y) c += 100;
+    return c - y <= 50 && c <= 9999 ? c : -1;
+  }
+  if (c >= y) c -= 100;
+  return c > 0 && y - c <= 50 ? c : -1;
 }
 
 size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p) {

@@ -138,6 +138,11 @@ size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p);
 /* The length of the range mark (到 至 ～ ~ - － — –) at t[p], or 0. */
 size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p);
 
+/* The year whose last two digits are yy nearest year y on one side: in
+ * the 50 years after it (after 1: 1998年至99年 is 1999) or before it
+ * (after 0: 98年到2003年 is 1998); -1 when there is none. */
+int fc_numex_year_near(int y, int yy, int after);
+
 /* numjoin.c: joins a range's start and end as the scanner reports them
  * (its fc_numex_fn), holding back one expression, passed on to fn by the
  * next one or by fc_numjoin_end. */

@@ -190,9 +190,8 @@ static int nr_interval(const char *a, const char *b, char *iso, size_t cap) {
   if (!strncmp(db.f[0], "XX", 2) && nr_digits(db.f[0] + 2, 2) && nr_digits(da.f[0], 4) && da.f[0][0] != '0') {
     /* 1998年到03年: the end's century is the one that puts it within the
      * 50 years after the start (2003) */
-    int ya = atoi(da.f[0]), yb = ya - ya % 100 + atoi(db.f[0] + 2);
-    if (yb <= ya) yb += 100;
-    if (yb > 9999 || yb - ya > 50) return 0;
+    int yb = fc_numex_year_near(atoi(da.f[0]), atoi(db.f[0] + 2), 1);
+    if (yb < 0) return 0;
     snprintf(db.f[0], sizeof db.f[0], "%04d", yb);
   }
   for (i = 0; i < 4 && top == 4; i++)
