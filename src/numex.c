@@ -182,6 +182,17 @@ static int numex_code_digits(size_t nd, int first) { return (nd >= 2 && first ==
 
 #define NUMEX_CODE_BACK 64 /* bytes a code's hyphen-joined groups are followed back */
 
+/* A model's or version's number starts at p: a Latin word with a
+ * lower-case letter and one space before it (Model 3, iPhone 15, Windows
+ * 10, Python 3.11); an acronym's number is a reading (AQI 156, CPI 102.5). */
+static int numex_model_number(const numex_in *in, size_t p) {
+  size_t b = p - 1;
+  int lower = 0;
+  if (p < 2 || in->t[p - 1] != ' ') return 0;
+  while (b > 0 && p - b <= 32 && numex_latin(in->t[b - 1])) lower |= in->t[--b] >= 'a';
+  return lower;
+}
+
 /* Whether the bare run of digits [p, e) is a code, not a number: itself
  * (numex_code_digits; eleven digits from 13..19, a mobile telephone
  * number), a model's number after a Latin word, or joined by
@@ -203,15 +214,7 @@ static int numex_code(const numex_in *in, size_t p, size_t e) {
   }
   if (numex_code_digits(nd, first)) return 1;
   if (nd == 11 && first == 1 && second >= 3) return 1; /* a mobile number: 13800138000 */
-  /* a model or version: a Latin word with a lower-case letter and one
-   * space before it (Model 3, iPhone 15, Windows 10); an acronym's number
-   * is a reading (AQI 156, CPI 102.5) */
-  if (p >= 2 && in->t[p - 1] == ' ') {
-    size_t b = p - 1;
-    int lower = 0;
-    while (b > 0 && p - b <= 32 && numex_latin(in->t[b - 1])) lower |= in->t[--b] >= 'a';
-    if (lower) return 1;
-  }
+  if (numex_model_number(in, p)) return 1;
   for (q = p; p - q <= NUMEX_CODE_BACK;) {
     size_t h = q >= 1 && in->t[q - 1] == '-' ? 1
                : q >= 3 && in->t[q - 3] == 0xEF && in->t[q - 2] == 0xBC && in->t[q - 1] == 0x8D ? 3 : 0;
@@ -226,6 +229,17 @@ static int numex_code(const numex_in *in, size_t p, size_t e) {
     if (numex_digit_before(in, q, &l) >= 0) return 0; /* past the bytes followed back */
     if (numex_code_digits(nd, first)) return 1;
   }
+  return 0;
+}
+
+/* 1 when [us, ue) is no unit or a word that follows a model's number
+ * (系列, 代, 版, 款, 型, 机型). */
+static int numex_model_word(const numex_in *in, size_t us, size_t ue) {
+  static const char *const w[] = {"系列", "代", "版", "款", "型", "机型", NULL};
+  size_t i;
+  if (us == ue) return 1;
+  for (i = 0; w[i]; i++)
+    if (strlen(w[i]) == ue - us && !memcmp(in->t + us, w[i], ue - us)) return 1;
   return 0;
 }
 
@@ -545,19 +559,13 @@ static int numex_approx_word(const numex_in *in, size_t q) {
 
 static int numex_lai(const numex_in *in, size_t q);
 
-/* 1 when the hyphen of k bytes at p ('-' or '－') is a minus sign: before
- * a temperature (-5℃, 气温为－３℃, 至-10℃), and not after a digit, a
- * letter or a number's unit (3-5℃ and 3℃-5℃ are ranges, B-52 a name).
- * The ASCII hyphen is a dash too often to be a sign anywhere else. */
-static int numex_minus_temp(const numex_in *in, size_t p, size_t k) {
-  static const char *const temp[] = {"℃", "℉", "°C", "°F", "摄氏度", "华氏度", "度", NULL};
-  size_t q = p + k, l, l2, nd = 0;
-  /* what comes before first: most hyphens follow a digit or a letter */
-  if (p >= 1 && (numex_alnum_byte(in->t[p - 1]) || in->t[p - 1] == '.')) return 0;
-  if (p >= 3 && in->t[p - 3] == 0xEF) { /* a full-width digit or letter before it */
-    uint32_t c = numex_at(in, p - 3, &l);
-    if (l == 3 && (numex_adigit(c) >= 0 || numex_latin(c))) return 0;
-  }
+/* What joins the ends of a range (3到5, 3-5, of times too). */
+static const char *const numex_range_marks[] = {"到", "至", "～", "~", "-", "－", "——", "—", "–", NULL};
+
+/* The end of the Arabic number (digits and one decimal part, at most 8
+ * digits) at q, or q when none starts there. */
+static size_t numex_temp_digits(const numex_in *in, size_t q) {
+  size_t l, l2, nd = 0, q0 = q;
   for (;;) {
     uint32_t c = numex_at(in, q, &l);
     if (l && numex_adigit(c) >= 0 && nd < 9) {
@@ -569,7 +577,40 @@ static int numex_minus_temp(const numex_in *in, size_t p, size_t k) {
       break;
     }
   }
-  if (!nd || nd > 8 || !numex_lits(in, q, temp, NULL)) return 0;
+  return nd > 8 ? q0 : q;
+}
+
+/* 1 when the hyphen of k bytes at p ('-' or '－') is a minus sign: before
+ * a temperature (-5℃, 气温为－３℃, 至-10℃) or a range that ends in one
+ * (夜间-3到-8度, -3~5℃), and not after a digit, a letter or a number's
+ * unit (3-5℃ and 3℃-5℃ are ranges, B-52 a name).  The ASCII hyphen is a
+ * dash too often to be a sign anywhere else. */
+static const char *const numex_temp[] = {"℃", "℉", "°C", "°F", "摄氏度", "华氏度", "度", NULL};
+
+int fc_numex_temp_unit(const uint8_t *t, size_t n) {
+  size_t i;
+  for (i = 0; numex_temp[i]; i++)
+    if (strlen(numex_temp[i]) == n && !memcmp(t, numex_temp[i], n)) return 1;
+  return 0;
+}
+
+static int numex_minus_temp(const numex_in *in, size_t p, size_t k) {
+  static const char *const minus[] = {"-", "－", "零下", NULL};
+  size_t q = p + k, l, e;
+  /* what comes before first: most hyphens follow a digit or a letter */
+  if (p >= 1 && (numex_alnum_byte(in->t[p - 1]) || in->t[p - 1] == '.')) return 0;
+  if (p >= 3 && in->t[p - 3] == 0xEF) { /* a full-width digit or letter before it */
+    uint32_t c = numex_at(in, p - 3, &l);
+    if (l == 3 && (numex_adigit(c) >= 0 || numex_latin(c))) return 0;
+  }
+  if ((e = numex_temp_digits(in, q)) <= q) return 0;
+  if (!numex_lits(in, e, numex_temp, NULL)) {
+    /* a range's second number, with or without its own sign */
+    if (!(l = numex_lits(in, e, numex_range_marks, NULL))) return 0;
+    q = e + l;
+    q += numex_lits(in, q, minus, NULL);
+    if ((e = numex_temp_digits(in, q)) <= q || !numex_lits(in, e, numex_temp, NULL)) return 0;
+  }
   return !numex_unit_before(in, p);
 }
 
@@ -996,9 +1037,6 @@ static void numex_time_out(const numex_tm *t, fc_numex *x) {
   x->clock = t->h >= 0 ? 1 + t->dp : 0;
 }
 
-/* What joins the ends of a range of times. */
-static const char *const numex_range_marks[] = {"到", "至", "～", "~", "-", "－", "——", "—", "–", NULL};
-
 /* A clock time at p: H:MM[:SS] (Arabic), or H点/时 with 钟, 半, 一刻,
  * 三刻, 整 or M分 after it.  dp is the daypart before it (NUMEX_DP_*, 0
  * none); firm says the context already makes it a time (a daypart, a
@@ -1359,7 +1397,12 @@ static size_t numex_suffix(const numex_in *in, size_t s, numex_num *F, int ctx, 
     fc_numex_word w;
     /* 八成会, 八成又: "most likely" before a verb or an adverb, no share */
     static const char *const adv[] = {"会", "要", "就", "又", "也", "不", "没", "还", "得", "已", "在", NULL};
-    int likely = !F->arabic && F->lone && F->v == 8 && numex_lits(in, q + k, adv, NULL);
+    /* 八成是 after a pronoun too (他八成是忘了, 这八成是真的); after a
+     * noun it is the share (其中八成是女性) */
+    static const char *const who[] = {"他", "她", "它", "你", "我", "们", "这", "那", "您", NULL};
+    int likely = !F->arabic && F->lone && F->v == 8 &&
+                 (numex_lits(in, q + k, adv, NULL) ||
+                  (numex_lit(in, q + k, "是") && s >= 3 && numex_lits(in, s - 3, who, NULL) == 3));
     if (!likely && !(numex_held(in, q + k, NUMEX_GAP_UNIT, &w) && w.start >= q)) {
       x->type = FC_NX_PERCENT;
       x->value = F->ok ? v / 10 : 0;
@@ -2226,7 +2269,11 @@ fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, 
         continue;
       }
     }
-    if (e > p && x.type == FC_NX_NUMBER && x.us == x.ue && !x.ordinal && numex_code(&in, p, e)) {
+    /* a model's number with a decimal part or a word of models after it
+     * (Python 3.11, iPhone 15系列) is no amount either (Model 3辆 is) */
+    if (e > p && ((x.type == FC_NX_NUMBER && x.us == x.ue && !x.ordinal && numex_code(&in, p, e)) ||
+                  ((x.type == FC_NX_NUMBER || x.type == FC_NX_QUANTITY) && numex_model_number(&in, p) &&
+                   !x.ordinal && numex_model_word(&in, x.us, x.ue)))) {
       p = e; /* a code: nothing, and nothing from inside it */
       continue;
     }

@@ -135,6 +135,9 @@ int fc_numex_numeral_char(uint32_t cp);
 /* The length of the daypart (上午, 下午, 晚, ...) that ends at t[p], or 0. */
 size_t fc_numex_daypart_before(const uint8_t *t, size_t n, size_t p);
 
+/* 1 when t[0..n) is a unit of temperature (℃, 度, 摄氏度, ...). */
+int fc_numex_temp_unit(const uint8_t *t, size_t n);
+
 /* The length of the range mark (到 至 ～ ~ - － — –) at t[p], or 0. */
 size_t fc_numex_range_mark(const uint8_t *t, size_t n, size_t p);
 

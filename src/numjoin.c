@@ -260,10 +260,13 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
      * its unit alone (300-5万元 is 300元 to 50000元, not 300万元) */
     size_t mult, ne = nr_numeral_end(r, b, &mult);
     int ok = 0;
-    if (a->type != FC_NX_NUMBER || a->us != a->ue || a->ordinal || a->approx || !a->has_value || ne == b->s)
+    /* an end with a sign before its digits (-8度) is read with its unit */
+    if (a->type != FC_NX_NUMBER || a->us != a->ue || a->ordinal || a->approx || !a->has_value ||
+        (ne == b->s && !(b->value < 0)))
       return 0;
-    /* 下午3-5时: the start would be read without its daypart (3时) */
-    if (fc_numex_daypart_before(r->t, r->n, a->s)) return 0;
+    /* 下午3-5时: the start would be read without its daypart (3时); a
+     * daypart before a temperature (夜间-3到-8度) is its time */
+    if (fc_numex_daypart_before(r->t, r->n, a->s) && !fc_numex_temp_unit(r->t + b->us, b->ue - b->us)) return 0;
     /* 3-5千元 is 3千元 to 5千元, 十五至二十人 is 十五人 to 二十人 */
     if (mult < ne) ok = nr_read(r, a, r->t + mult, b->e - mult, b, &s) && nr_rises(&s, b);
     if (!ok) ok = nr_read(r, a, r->t + ne, b->e - ne, b, &s) && nr_rises(&s, b);
@@ -277,10 +280,12 @@ static int nr_join(const fc_numjoin *r, const fc_numex *a, const fc_numex *b, fc
   j->value = s.value;
   j->value_end = b->value;
   if (b->type != FC_NX_TIME || b->duration || b->weekday) {
-    /* 零下5到8度: not -5 to 8; two signed ends in either order
-     * (零下5℃到零下10℃: -5 to -10, as written) */
+    /* 零下5到8度: not -5 to 8 (零下 may be meant for both); two signed
+     * ends in either order (零下5℃到零下10℃: -5 to -10, as written); a
+     * minus sign is the start's alone (-3～5℃: -3 to 5) */
     int both_neg = s.value < 0 && b->value < 0 && s.value != b->value;
-    if (!both_neg && (!(s.value < b->value) || (s.value < 0 && b->value >= 0))) return 0;
+    int sign = a->s < r->n && (r->t[a->s] == '-' || (a->s + 3 <= r->n && !memcmp(r->t + a->s, "－", 3)));
+    if (!both_neg && (!(s.value < b->value) || (s.value < 0 && b->value >= 0 && !sign))) return 0;
     if (b->type == FC_NX_TIME && snprintf(iso, sizeof iso, "%s/%s", s.iso, b->iso) >= (int)sizeof iso) return 0;
   } else {
     if (!nr_interval(s.iso, b->iso, iso, sizeof iso)) return 0;
