@@ -19,6 +19,7 @@
 
 #define NER_BATCH (256u << 10)
 #define NER_LOOK 4096 /* a part of a long line is cut this far before the batch's end */
+#define NER_WIN (16u << 10) /* bytes read on either side of such a cut for an entity across it */
 
 typedef struct ner_out {
   char *p;
@@ -208,27 +209,35 @@ static int ner_cross_cb(void *ctx, const fenci_entity *e) {
 }
 
 /* Where the first part of a long line buf[0..have) ends (have > 2 *
- * NER_LOOK): after a sentence end (。！？；) or whitespace in the NER_LOOK
- * bytes before the last NER_LOOK, where no entity goes on; else before a
- * character there, moved back to the start of an entity that crosses it
- * (unless that would take it back by more than half), so that no entity
- * is cut in two: the part is scanned with the rest of buf as context and
- * keeps the entities that end by its end (ner_one). */
+ * NER_LOOK): after a sentence end (。！？；) in the NER_LOOK bytes before
+ * the last NER_LOOK, where no entity goes on (whitespace is no such place:
+ * a name may hold a space, 北京 大学); else before a character there,
+ * moved back to the start of an entity that crosses it (unless that would
+ * take it back by more than half), so that no entity is cut in two: the
+ * part is scanned with the rest of buf as context and keeps the entities
+ * that end by its end (ner_one).  The crossing entity is looked for in
+ * NER_WIN bytes around the cut, not in the whole part, which ner_one
+ * scans next. */
 static size_t ner_part_end(fenci_tagger *t, const char *buf, size_t have) {
   const unsigned char *b = (const unsigned char *)buf;
-  size_t hi = have - NER_LOOK, lo = hi - NER_LOOK, q, cut;
+  size_t hi = have - NER_LOOK, lo = hi - NER_LOOK, q, cut, w0, w1;
   ner_cross x;
   for (q = hi; q > lo; q--) {
     unsigned char c = b[q - 1];
-    if (c == ' ' || c == '\t' || (q >= 3 && b[q - 3] == 0xE3 && b[q - 2] == 0x80 && c == 0x82) ||
+    if ((q >= 3 && b[q - 3] == 0xE3 && b[q - 2] == 0x80 && c == 0x82) ||
         (q >= 3 && b[q - 3] == 0xEF && b[q - 2] == 0xBC && (c == 0x81 || c == 0x9F || c == 0x9B)))
       return q;
   }
   for (cut = hi; cut > lo && (b[cut] & 0xC0) == 0x80; cut--) {
   }
-  x.cut = cut;
-  x.start = cut;
-  if (fenci_entities(t, buf, have, ner_cross_cb, &x) == FENCI_OK && x.start >= cut / 2) cut = x.start;
+  w0 = cut > NER_WIN ? cut - NER_WIN : 0;
+  while (w0 < cut && (b[w0] & 0xC0) == 0x80) w0++;
+  w1 = have - cut > NER_WIN ? cut + NER_WIN : have;
+  while (w1 < have && (b[w1] & 0xC0) == 0x80) w1++;
+  x.cut = cut - w0;
+  x.start = cut - w0;
+  if (fenci_entities(t, buf + w0, w1 - w0, ner_cross_cb, &x) == FENCI_OK && w0 + x.start >= cut / 2)
+    cut = w0 + x.start;
   return cut;
 }
 

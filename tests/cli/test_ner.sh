@@ -93,6 +93,20 @@ dates = [e for e in es if e['type'] == 'TIME' and e['text'] == '1814年4月6日'
 assert len(dates) == 300000, (len(dates), [e for e in es if e['text'] != '1814年4月6日'][:3])
 assert all(d['s'] == 6 + 18 * k for k, d in enumerate(dates)), 'offsets'
 PY
+# a name with a space in it (北京 大学) on a line of 1 MB without sentence
+# ends: the parts are not cut at the space (each cut lost one name)
+python3 -c "
+open('$TMP/space.txt', 'w', encoding='utf-8').write('他在北京 大学读书，' * 35714 + '\n')
+"
+run "ner long line, names with a space" 0 - -- ner "$TMP/space.txt"
+runs=$((runs + 1))
+python3 - "$TMP/out" <<'PY' || fail "ner long line, names with a space: a name was lost"
+import json, sys
+es = json.loads(open(sys.argv[1], encoding='utf-8').readline())['entities']
+org = [e for e in es if e['type'] == 'ORG' and e['text'] == '北京 大学']
+assert len(org) == 35714, len(org)
+assert all(o['cs'] == 2 + 10 * k for k, o in enumerate(org)), 'offsets'
+PY
 printf 'x\n' >"$TMP/stdin"
 run "ner -j 0" 2 'ner: -j' -- ner -j 0
 run "ner -f xml" 2 'unknown format' -- ner -f xml
