@@ -961,15 +961,41 @@ static int numex_rel_guarded(const numex_in *in, size_t p) {
  * the Gregorian calendar ("" for the lunar ones). */
 static const char *const numex_holidays[] = {"元旦", "春节", "除夕", "元宵节", "清明节", "端午节", "中秋节", "重阳节",
                                              "国庆节", "圣诞节", "平安夜", "劳动节", "儿童节", "建军节", "教师节",
-                                             "情人节", "大年初一", "大年三十", NULL};
+                                             "情人节", "大年初一", "大年三十", "妇女节", "植树节", "青年节",
+                                             "建党节", "愚人节", "万圣节", "感恩节", "母亲节", "父亲节",
+                                             "双十一", "双11", "双十二", "双12", NULL};
 static const char *const numex_holiday_iso[] = {"--01-01", "", "", "", "", "", "", "", "--10-01", "--12-25",
                                                 "--12-24", "--05-01", "--06-01", "--08-01", "--09-10", "--02-14",
-                                                "", ""};
+                                                "", "", "--03-08", "--03-12", "--05-04", "--07-01", "--04-01",
+                                                "--10-31", "", "", "", "--11-11", "--11-11", "--12-12", "--12-12"};
+/* Holidays named by their date in numerals (三八 is March 8th), read before
+ * the numerals are: 五一劳动节 is one TIME, not 五一 and a holiday. */
+static const char *const numex_num_holidays[] = {"三八妇女节", "三八国际妇女节", "三八节", "五一劳动节",
+                                                 "五一国际劳动节", "五一节", "五四青年节", "六一儿童节", "六一国际儿童节",
+                                                 "六一节", "七一建党节", "八一建军节", "十一国庆节", NULL};
+static const char *const numex_num_holiday_iso[] = {"--03-08", "--03-08", "--03-08", "--05-01", "--05-01",
+                                                    "--05-01", "--05-04", "--06-01", "--06-01", "--06-01",
+                                                    "--07-01", "--08-01", "--10-01"};
 
 _Static_assert(sizeof numex_dayparts / sizeof numex_dayparts[0] == sizeof numex_daypart_kind + 1, "daypart kinds");
 _Static_assert(sizeof numex_dayparts1 / sizeof numex_dayparts1[0] == sizeof numex_daypart1_kind + 1, "daypart kinds");
 _Static_assert(sizeof numex_holidays / sizeof numex_holidays[0] == sizeof numex_holiday_iso / sizeof numex_holiday_iso[0] + 1,
                "holiday dates");
+_Static_assert(sizeof numex_num_holidays / sizeof numex_num_holidays[0] ==
+                   sizeof numex_num_holiday_iso / sizeof numex_num_holiday_iso[0] + 1,
+               "holiday dates");
+
+/* 1 when a holiday's name at [s, e) is not one: its last character
+ * begins the next word (青年节目, 母亲节约), or a number goes on after
+ * 双11 (双11点, 双十一个). */
+static int numex_holiday_split(const numex_in *in, size_t s, size_t e) {
+  size_t l;
+  uint32_t c = numex_at(in, e, &l);
+  if (numex_split_word(in, s, e, 1)) return 1;
+  return numex_lit(in, s, "双") && l &&
+         (numex_adigit(c) >= 0 || numex_cdigit(c) >= 0 || c == 0x70B9 /* 点 */ || c == 0x65F6 /* 时 */ ||
+          numex_unit_at(in, e, &l));
+}
 
 /* After an amount of time: 三天后, 两年前, 五年以来. */
 static const char *const numex_rel_after[] = {"后", "前", "以后", "以前", "之后", "之前", "以来", NULL};
@@ -2008,7 +2034,7 @@ static size_t numex_keyword(const numex_in *in, size_t p, fc_numex *x, size_t *s
     if (!numex_split_word(in, p, e, !numex_before(in, p, "每"))) return e; /* 每周一: every Monday */
     memset(x, 0, sizeof *x);
   }
-  if ((k = numex_lits(in, p, numex_holidays, &which))) {
+  if ((k = numex_lits(in, p, numex_holidays, &which)) && !numex_holiday_split(in, p, p + k)) {
     x->type = FC_NX_TIME;
     x->s = p;
     snprintf(x->iso, sizeof x->iso, "%s", numex_holiday_iso[which]);
@@ -2077,6 +2103,8 @@ static int numex_kw_start(uint32_t c) {
   case 0x76EE: /* 目 */ case 0x73B0: /* 现 */ case 0x5982: /* 如 */ case 0x6700: /* 最 */
   case 0x5F80: /* 往 */ case 0x56FD: /* 国 */ case 0x8D1F: /* 负 */ case 0x2212: /* − */
   case 0xFF04: /* ＄ */ case 0xFFE1: /* ￡ */
+  /* holidays: 妇 植 青 愚 感 母 父 双 */
+  case 0x5987: case 0x690D: case 0x9752: case 0x611A: case 0x611F: case 0x6BCD: case 0x7236: case 0x53CC:
   /* the currencies named before an amount: 美 港 新 台 日 欧 英 澳 加 卢 韩 */
   case 0x7F8E: case 0x6E2F: case 0x65B0: case 0x53F0: case 0x65E5: case 0x6B27: case 0x82F1: case 0x6FB3:
   case 0x52A0: case 0x5362: case 0x97E9:
@@ -2113,6 +2141,10 @@ int fc_numex_selfcheck(void) {
   }
   for (j = 0; numex_skip_words[j]; j++) {
     fc_utf8_decode((const uint8_t *)numex_skip_words[j], strlen(numex_skip_words[j]), &cp);
+    if (!numex_starts(cp)) return 0;
+  }
+  for (j = 0; numex_num_holidays[j]; j++) {
+    fc_utf8_decode((const uint8_t *)numex_num_holidays[j], strlen(numex_num_holidays[j]), &cp);
     if (!numex_starts(cp)) return 0;
   }
   return 1;
@@ -2230,6 +2262,17 @@ fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, 
         continue;
       }
       if ((k = numex_lits(&in, p, numex_skip_words, NULL))) {
+        p += k;
+        continue;
+      }
+      if ((k = numex_lits(&in, p, numex_num_holidays, &i)) && !numex_holiday_split(&in, p, p + k)) {
+        memset(&x, 0, sizeof x);
+        x.type = FC_NX_TIME;
+        x.s = p;
+        x.e = p + k;
+        snprintf(x.iso, sizeof x.iso, "%s", numex_num_holiday_iso[i]);
+        x.has_value = 1;
+        if (fn(ctx, &x)) return FENCI_STOPPED;
         p += k;
         continue;
       }

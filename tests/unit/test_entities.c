@@ -154,6 +154,10 @@ static const char *const word_cases[][2] = {
     {"增产三成。", "PERCENT 三成"},
     {"一成不变", ""},
     {"三成员国", ""},
+    /* a holiday's 节 that begins the next word */
+    {"青年节目很多", ""},
+    {"他的母亲节约用水", ""},
+    {"青年节快乐", "TIME 青年节"},
     /* traditional characters: the rules read them simplified */
     {"他買了三點五公斤蘋果，下午三點回家。", "QUANTITY 三點五公斤 ; TIME 下午三點"},
     {"下週一開會", "TIME 下週一"},
