@@ -139,7 +139,9 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
   fenci_rc rc;
   *nt = 0;
   if (!fc_model_unk_table(m, &rc) && rc != FENCI_OK) return rc; /* the unknown-word model, made once */
-  if (m->first && fc_model_first_all(m) != 0) return FENCI_NOMEM; /* its loop reads them unchecked */
+  /* once this lattice has scanned enough text, its loop reads them unchecked */
+  int all = fc_model_first_for(m, l->seen += n);
+  if (all < 0) return FENCI_NOMEM;
   if (fc_lattice_reserve(l, n, a) != FENCI_OK) return FENCI_NOMEM;
   best = l->best;
   to = l->next;
@@ -161,7 +163,7 @@ fenci_rc fc_lattice_scan(fc_lattice *l, const fc_scan *s, const fenci_model *m, 
     }
     /* lexicon words from i, shortest first; ties go to the longer word but
      * never from the single unit (as in fc_lattice_best) */
-    nl = fc_scan_lex_at(s, m, i, run, lm, 1);
+    nl = all ? fc_scan_lex_at(s, m, i, run, lm, 1) : fc_scan_lex_at(s, m, i, run, lm, 0);
     for (k = 0; k < nl; k++) {
       uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len);
       double c;

@@ -13,6 +13,7 @@ typedef struct fc_lattice {
   uint32_t *nf;      /* nf[i]: number of forced units before unit i
                       * (fc_lattice_scan: the word index taken at i) */
   size_t cap;
+  size_t seen;       /* units scanned so far (fc_model_first_for) */
 } fc_lattice;
 
 /* Where a token came from. */

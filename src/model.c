@@ -554,6 +554,13 @@ int fc_model_first_all(const fenci_model *m) {
   return 0;
 }
 
+int fc_model_first_for(const fenci_model *m, size_t n) {
+  if (!m->first) return 0;
+  if (atomic_load_explicit(&m->first_all, memory_order_acquire)) return 1;
+  if (n < FC_FIRST_ALL_MIN) return 0;
+  return fc_model_first_all(m) == 0 ? 1 : -1;
+}
+
 const float *fc_model_unk_table(const fenci_model *m, fenci_rc *rc) {
   float *t = NULL;
   *rc = FENCI_OK;

@@ -124,6 +124,14 @@ static inline void fc_model_first(const fenci_model *m, uint32_t cp, uint32_t fe
  * the lock could not be taken. */
 int fc_model_first_all(const fenci_model *m);
 
+/* Whether a pass reads the entries unchecked (1): they are all filled
+ * already, or now, when its caller has read n >= FC_FIRST_ALL_MIN units in
+ * all; filling all of them reads 21,000 trie steps (a third of a one-line
+ * lexicon-mode run's start-up), which a short text does not repay.  0:
+ * read them through fc_model_first; -1 when the lock could not be taken. */
+#define FC_FIRST_ALL_MIN 4096
+int fc_model_first_for(const fenci_model *m, size_t n);
+
 /* The unknown-word model's dense table (unk_lp above), built by the first
  * call that needs it: the lexicon mode alone reads it, and a model opened
  * for anything else never pays for its 336 KB (82 page faults, a tenth of

@@ -47,7 +47,6 @@ static fenci_rc fc_gap_window(fc_gap *g, const fenci_model *m, const uint8_t *te
   uint8_t run[FC_GAP_MAXU + 1];
   g->text = NULL;
   if (fc_scan_units(s, text + lo, hi - lo, 1, a) != FENCI_OK) return FENCI_NOMEM;
-  if (m->first && fc_model_first_all(m) != 0) return FENCI_NOMEM; /* fc_scan_lex_at reads the entries unchecked */
   n = s->n;
   if (n > FC_GAP_MAXU) return FENCI_OK; /* invalid bytes, a unit each, came in groups of four: no answer */
   run[n] = 0;
@@ -58,7 +57,7 @@ static fenci_rc fc_gap_window(fc_gap *g, const fenci_model *m, const uint8_t *te
     size_t nl;
     g->efirst[i] = (uint32_t)g->ne;
     if (s->u[i].kind == FENCI_KIND_SPACE || s->u[i].kind == FENCI_KIND_INVALID) continue;
-    nl = fc_scan_lex_at(s, m, i, run[i], lm, 1);
+    nl = fc_scan_lex_at(s, m, i, run[i], lm, 0); /* a window is short: the entries checked (fc_model_first_for) */
     for (k = 0; k < nl && g->ne < FC_GAP_MAXE; k++) {
       uint32_t j = fc_scan_unit_ending(s, i, s->ns[i] + lm[k].len);
       if (j == (uint32_t)-1 || lm[k].value >= m->n_words) continue;
