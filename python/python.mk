@@ -23,6 +23,7 @@ $(BUILD)/python/.stamp: python/setup.py $(wildcard python/src/*.c python/src/*.h
 	cd python && FENCI_PY_NO_MODELS=1 $(PYTHON) setup.py -q build_ext \
 	  --build-lib $(abspath $(BUILD))/python --build-temp $(abspath $(BUILD))/python-tmp -j 2
 	cp $(PY_PKG_SRC) $(BUILD)/python/fenci/
+	$(PYTHON) -m compileall -q $(BUILD)/python/fenci  # as pip does: no source compiled at each import
 	@touch $@
 
 bench-python: python

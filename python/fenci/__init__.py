@@ -16,7 +16,6 @@ cut that starts builds a new snapshot (copy-on-write) and swaps it in, while
 cuts already running finish with the snapshot they started with.  A cut that
 starts after add_word() has returned sees the word.
 """
-import logging
 import os
 import re
 import threading
@@ -35,17 +34,29 @@ __all__ = ["cut", "lcut", "cut_for_search", "lcut_for_search", "tokenize", "load
 
 DEFAULT_DICT = None
 DEFAULT_MODEL = "ctb"
-default_logger = logging.getLogger("fenci")
-log_console = logging.StreamHandler()
-default_logger.addHandler(log_console)
-default_logger.setLevel(logging.WARNING)
+_log = []  # [logger, handler] once made: the logging module takes a third of a bare import
+_log_lock = threading.Lock()
+
+
+def _logger():
+    """The 'fenci' logger with its console handler (jieba's default_logger
+    and log_console), made at first use."""
+    with _log_lock:
+        if not _log:
+            import logging
+            lg = logging.getLogger("fenci")
+            h = logging.StreamHandler()
+            lg.addHandler(h)
+            lg.setLevel(logging.WARNING)
+            _log[:] = [lg, h]
+    return _log[0]
 
 _PKG_MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
 
 
 def setLogLevel(log_level):
     """Sets the level of the 'fenci' logger (jieba.setLogLevel)."""
-    default_logger.setLevel(log_level)
+    _logger().setLevel(log_level)
 
 
 def model_dirs():
@@ -974,7 +985,7 @@ def enable_paddle():
     """jieba.enable_paddle: fenci has no paddle model (and installs
     nothing); cut(..., use_paddle=True) cuts as use_paddle=False does, with
     fenci's trained model."""
-    default_logger.info("fenci: there is no paddle mode; use_paddle=True cuts with fenci's trained model")
+    _logger().info("fenci: there is no paddle mode; use_paddle=True cuts with fenci's trained model")
 
 
 def __getattr__(name):
@@ -982,6 +993,9 @@ def __getattr__(name):
     jieba; jieba.analyse.extract_tags(...)` works without slowing the import."""
     if name == "user_word_tag_tab":
         return dt.user_word_tag_tab
+    if name in ("default_logger", "log_console"):
+        _logger()
+        return _log[0] if name == "default_logger" else _log[1]
     if name in ("analyse", "posseg"):
         import importlib
         return importlib.import_module("fenci." + name)

@@ -377,8 +377,22 @@ def test_initialize_and_loglevel():
     jieba.initialize()
     jieba.dt.initialize()
     jieba.setLogLevel(20)
+    assert jieba.default_logger.name == "fenci" and jieba.default_logger.level == 20
+    assert jieba.log_console in jieba.default_logger.handlers
     jieba.setLogLevel("WARNING")
+    assert jieba.default_logger.level == 30
     assert jieba.dt.initialized
+
+
+def test_import_leaves_logging_out():
+    # the logging module is imported at the first use of the logger, not
+    # by `import fenci` (a third of a bare import's time)
+    import subprocess
+    import sys
+    code = "import sys, fenci; fenci.lcut('我来了'); print('logging' in sys.modules); fenci.setLogLevel(40); " \
+           "print('logging' in sys.modules, fenci.default_logger.level)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
+    assert out.stdout.split() == ["False", "True", "40"], out.stdout
 
 
 # ------------------------------------------------------------------ posseg
