@@ -129,10 +129,27 @@ UTF-8 text [byte_start, byte_end), kind ('word', 'latin', 'number', 'url',
 'email', 'punct', 'space', 'invalid', 'other'), the lexicon tag ('' when
 none) and flags (fenci._fenci.TOK_OOV | TOK_EXTRA | TOK_USER)."""
 
-_FREQ_RE = re.compile(r"^[0-9]+(\.[0-9]*)?$")
+class _LazyRe:
+    """A pattern compiled at its first use: compiling the module's patterns
+    (wide Unicode classes) took 12 ms of a 30 ms import, and a plain lcut
+    reads none of these."""
+    __slots__ = ("_args", "_re")
+
+    def __init__(self, *args):
+        self._args = args
+        self._re = None
+
+    def __getattr__(self, name):
+        r = self._re
+        if r is None:
+            r = self._re = re.compile(*self._args)
+        return getattr(r, name)
+
+
+_FREQ_RE = _LazyRe(r"^[0-9]+(\.[0-9]*)?$")
 # a last field that is a tag: lower case as jieba's ([a-z]+), or a PKU
 # morpheme tag (Ng, Vg, ...); "New York" is a word, not "New" tagged York
-_TAG_RE = re.compile(r"^(?:[a-z][a-z0-9_]*|[A-Z]g)$")
+_TAG_RE = _LazyRe(r"^(?:[a-z][a-z0-9_]*|[A-Z]g)$")
 
 
 def _text(sentence):
@@ -174,20 +191,21 @@ def _pieces(text):
 # words).  A word matches only as it is written (no traditional/full-width
 # folding) and never inside one of the library's units (_spaced_ok).
 _SPACE = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
-_LINE_END = re.compile("[\n\x0b\x0c\r\x85\u2028\u2029]")
+_LINE_END = _LazyRe("[\n\x0b\x0c\r\x85\u2028\u2029]")
 # letters and digits (chars.c): a match that starts or ends between two of
 # them would cut a Latin word or a number, which the library keeps whole
-_ATOM_RE = re.compile("[0-9A-Za-z\xc0-\xd6\xd8-\xf6\xf8-\u024f\u0370-\u052f\u1e00-\u1eff\uff10-\uff19\uff21-\uff3a"
+_ATOM_RE = _LazyRe("[0-9A-Za-z\xc0-\xd6\xd8-\xf6\xf8-\u024f\u0370-\u052f\u1e00-\u1eff\uff10-\uff19\uff21-\uff3a"
                       "\uff41-\uff5a]")
 # Han characters and whitespace (chars.c): each Han character is a unit of
 # its own and whitespace ends every unit, so a match may start or end next
 # to one without asking C (not so punctuation: full-width ．and ％ join a
 # number, and a run of one mark, ！！, is one unit)
-_UNIT_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007\u2e80-\u2fdf\U00020000-\U0002fa1f"
+_UNIT_RE = _LazyRe("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007\u2e80-\u2fdf\U00020000-\U0002fa1f"
                       "\U00030000-\U000323af\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
-_SPACE_RUNS = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+_SPACE_CLASS = "\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
+_SPACE_RUNS = _LazyRe("[%s]+" % _SPACE_CLASS)
 # from a position through the last whitespace before the end position (no backtracking: the classes are disjoint)
-_THROUGH_SPACE = re.compile("(?:[^%s]*%s)*" % (_SPACE_RUNS.pattern[1:-2], _SPACE_RUNS.pattern))
+_THROUGH_SPACE = _LazyRe("(?:[^%s]*[%s]+)*" % (_SPACE_CLASS, _SPACE_CLASS))
 # C segments the text from the last whitespace (or match) before a match to
 # the first whitespace after it, to check it: no unit or user word of C
 # crosses whitespace; at most this many characters on either side
@@ -900,8 +918,6 @@ _parallel = 1
 _PARALLEL_MIN = 4096  # characters: a shorter text is cut on the calling thread (no thread start-up)
 _SERIAL_MIN = 1 << 18  # characters: a longer text of several lines is cut in pieces (_words_of)
 _SERIAL_PIECE = 1 << 17  # ... of about this many characters
-# fenci's whitespace (chars.c, fc_is_space): a run of it is one token.
-_SPACE_RUN = re.compile("[\t-\r \x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*")
 
 
 def _line_pieces(text, threads, size=None):
@@ -975,10 +991,10 @@ def initialize(dictionary=None):
 # jieba's patterns, for code that reads or replaces them; fenci uses none of
 # them (its units and user words with spaces or symbols are matched in C and
 # by _SPACE, whatever these say).
-re_han_default = re.compile("([\u4E00-\u9FD5a-zA-Z0-9+#&\\._%\\-]+)", re.U)
-re_skip_default = re.compile("(\r\n|\\s)", re.U)
-re_eng = re.compile("[a-zA-Z0-9]", re.U)
-re_userdict = re.compile("^(.+?)( [0-9]+)?( [a-z]+)?$", re.U)
+re_han_default = _LazyRe("([\u4E00-\u9FD5a-zA-Z0-9+#&\\._%\\-]+)", re.U)
+re_skip_default = _LazyRe("(\r\n|\\s)", re.U)
+re_eng = _LazyRe("[a-zA-Z0-9]", re.U)
+re_userdict = _LazyRe("^(.+?)( [0-9]+)?( [a-z]+)?$", re.U)
 
 
 def enable_paddle():
