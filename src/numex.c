@@ -963,19 +963,25 @@ static const char *const numex_holidays[] = {"元旦", "春节", "除夕", "元�
                                              "国庆节", "圣诞节", "平安夜", "劳动节", "儿童节", "建军节", "教师节",
                                              "情人节", "大年初一", "大年三十", "妇女节", "植树节", "青年节",
                                              "建党节", "愚人节", "万圣节", "感恩节", "母亲节", "父亲节",
-                                             "双十一", "双11", "双十二", "双12", NULL};
+                                             "双十一", "双11", "双十二", "双12", "国庆黄金周", "国庆长假",
+                                             "国庆假期", NULL};
 static const char *const numex_holiday_iso[] = {"--01-01", "", "", "", "", "", "", "", "--10-01", "--12-25",
                                                 "--12-24", "--05-01", "--06-01", "--08-01", "--09-10", "--02-14",
                                                 "", "", "--03-08", "--03-12", "--05-04", "--07-01", "--04-01",
-                                                "--10-31", "", "", "", "--11-11", "--11-11", "--12-12", "--12-12"};
+                                                "--10-31", "", "", "", "--11-11", "--11-11", "--12-12", "--12-12",
+                                                "", "", ""};
 /* Holidays named by their date in numerals (三八 is March 8th), read before
  * the numerals are: 五一劳动节 is one TIME, not 五一 and a holiday. */
 static const char *const numex_num_holidays[] = {"三八妇女节", "三八国际妇女节", "三八节", "五一劳动节",
                                                  "五一国际劳动节", "五一节", "五四青年节", "六一儿童节", "六一国际儿童节",
-                                                 "六一节", "七一建党节", "八一建军节", "十一国庆节", NULL};
+                                                 "六一节", "七一建党节", "八一建军节", "十一国庆节", "五一黄金周",
+                                                 "十一黄金周", "五一长假", "十一长假", "五一小长假", "五一假期",
+                                                 "十一假期", NULL};
+/* the holiday weeks around 五一 and 十一 have no single date */
 static const char *const numex_num_holiday_iso[] = {"--03-08", "--03-08", "--03-08", "--05-01", "--05-01",
                                                     "--05-01", "--05-04", "--06-01", "--06-01", "--06-01",
-                                                    "--07-01", "--08-01", "--10-01"};
+                                                    "--07-01", "--08-01", "--10-01", "",        "",
+                                                    "",        "",        "",        "",        ""};
 
 _Static_assert(sizeof numex_dayparts / sizeof numex_dayparts[0] == sizeof numex_daypart_kind + 1, "daypart kinds");
 _Static_assert(sizeof numex_dayparts1 / sizeof numex_dayparts1[0] == sizeof numex_daypart1_kind + 1, "daypart kinds");
@@ -2271,7 +2277,7 @@ fenci_rc fc_numex_scan_parts(const char *text, size_t len, fc_numex_gap_fn gap, 
         x.s = p;
         x.e = p + k;
         snprintf(x.iso, sizeof x.iso, "%s", numex_num_holiday_iso[i]);
-        x.has_value = 1;
+        x.has_value = x.iso[0] != 0;
         if (fn(ctx, &x)) return FENCI_STOPPED;
         p += k;
         continue;
