@@ -580,11 +580,7 @@ static size_t numex_temp_digits(const numex_in *in, size_t q) {
   return nd > 8 ? q0 : q;
 }
 
-/* 1 when the hyphen of k bytes at p ('-' or '－') is a minus sign: before
- * a temperature (-5℃, 气温为－３℃, 至-10℃) or a range that ends in one
- * (夜间-3到-8度, -3~5℃), and not after a digit, a letter or a number's
- * unit (3-5℃ and 3℃-5℃ are ranges, B-52 a name).  The ASCII hyphen is a
- * dash too often to be a sign anywhere else. */
+/* Units of temperature. */
 static const char *const numex_temp[] = {"℃", "℉", "°C", "°F", "摄氏度", "华氏度", "度", NULL};
 
 int fc_numex_temp_unit(const uint8_t *t, size_t n) {
@@ -594,6 +590,11 @@ int fc_numex_temp_unit(const uint8_t *t, size_t n) {
   return 0;
 }
 
+/* 1 when the hyphen of k bytes at p ('-' or '－') is a minus sign: before
+ * a temperature (-5℃, 气温为－３℃, 至-10℃) or a range that ends in one
+ * (夜间-3到-8度, -3~5℃), and not after a digit, a letter or a number's
+ * unit (3-5℃ and 3℃-5℃ are ranges, B-52 a name).  The ASCII hyphen is a
+ * dash too often to be a sign anywhere else. */
 static int numex_minus_temp(const numex_in *in, size_t p, size_t k) {
   static const char *const minus[] = {"-", "－", "零下", NULL};
   size_t q = p + k, l, e;
