@@ -81,11 +81,11 @@ $(BUILD)/examples/segment: examples/segment.c $(BUILD)/libfenci.a
 	grep -q "枫丹白露" $@.out
 
 asan:
-	$(MAKE) BUILD=build-asan BIN=build-asan/fenci CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" \
+	$(MAKE) BUILD=build-asan BIN=build-asan/fenci CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer -DFENCI_SANITIZED" \
 	  LDLIBS="-lm -lpthread -fsanitize=address" check
 
 ubsan:
-	$(MAKE) BUILD=build-ubsan BIN=build-ubsan/fenci CFLAGS="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all" \
+	$(MAKE) BUILD=build-ubsan BIN=build-ubsan/fenci CFLAGS="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all -DFENCI_SANITIZED" \
 	  LDLIBS="-lm -lpthread -fsanitize=undefined" check
 
 # The shipped lexicon: jieba's dictionary (Expat licence) plus the unknown-word
