@@ -22,6 +22,12 @@
 
 #define FC_ENT_BLOCK (64 * 1024)
 #define FC_ENT_CTX 2048
+/* A time or quantity longer than this many bytes (a run of 1,025 digits)
+ * is no entity: its value means nothing, and one over FC_ENT_CTX could be
+ * seen whole or cut short depending on where the blocks of its line fall.
+ * Below FC_ENT_CTX, so that a cut one (at least FC_ENT_CTX long) always
+ * goes too: the output does not depend on the cuts. */
+#define FC_ENT_NUMEX_MAX 1024
 
 void fc_entities_free(fenci_tagger *t) {
   const fenci_alloc *a = &t->m->a;
@@ -348,6 +354,7 @@ static int fc_ent_numex(void *ctx, const fc_numex *x) {
   static const int types[] = {0, FENCI_ENT_TIME, FENCI_ENT_NUMBER, FENCI_ENT_PERCENT, FENCI_ENT_MONEY,
                               FENCI_ENT_QUANTITY};
   fenci_entity e;
+  if (x->e - x->s > FC_ENT_NUMEX_MAX) return 0;
   if (fc_ent_names_until(b, cs)) return 1;
   if (b->n_url && fc_ent_in_url(b, x->s, x->e)) return 0;
   if (t->m->ner) {

@@ -2,8 +2,9 @@
  * line (bytes and characters), names found whole and typed, times and
  * quantities with their values, nothing taken from inside a URL, entities
  * in order and not overlapping on hostile input and on a line longer than
- * a block, the callback can stop it, a model without a recogniser still
- * gives times and quantities. */
+ * a block, a number over 1 KB is none wherever the blocks fall, the
+ * callback can stop it, a model without a recogniser still gives times
+ * and quantities. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,6 +491,42 @@ int main(void) {
       check_order(v, len, k ? "long line" : "hostile");
       OK(v->n > 100, "entities found in hostile text (%zu)", v->n);
     }
+    free(buf);
+  }
+  {
+    /* a number too long to mean anything (over 1 KB) is no entity
+     * wherever the 64 KB blocks of its line fall; a long one under that is
+     * one entity wherever they fall (a 10,000-digit number was one entity,
+     * nothing or a cut piece, by its offset in the line) */
+    static const size_t pre[] = {0, 21000, 21500, 21800, 60000, 63000, 65000};
+    static const size_t digits[] = {300, 1021, 1022, 3000, 10000};
+    size_t i, k, cap = 3 * 65000 + 10032;
+    char *buf = malloc(cap);
+    for (i = 0; buf && i < sizeof pre / sizeof pre[0]; i++)
+      for (k = 0; k < sizeof digits / sizeof digits[0]; k++) {
+        size_t len = 0, j, found = 0, whole = 0;
+        for (j = 0; j < pre[i]; j++, len += 3) memcpy(buf + len, "甲", 3);
+        memcpy(buf + len, "他有", 6);
+        len += 6;
+        memset(buf + len, '1', digits[k]);
+        len += digits[k];
+        memcpy(buf + len, "元。", 6);
+        len += 6;
+        v->n = 0;
+        INT_EQ(fenci_entities(t, buf, len, collect, v), FENCI_OK);
+        for (j = 0; j < v->n && j < 4096; j++)
+          if (v->e[j].end > 3 * pre[i] + 6 && v->e[j].start < 3 * pre[i] + 6 + digits[k]) {
+            found++;
+            whole += v->e[j].type == FENCI_ENT_MONEY && v->e[j].start == 3 * pre[i] + 6 &&
+                     v->e[j].end == len - 3;
+          }
+        /* 1,022 digits and 元 are 1,025 bytes */
+        if (digits[k] <= 1021)
+          OK(found == 1 && whole == 1, "%zu digits after %zu characters: %zu entities, %zu whole", digits[k], pre[i],
+             found, whole);
+        else
+          OK(found == 0, "%zu digits after %zu characters: %zu entities", digits[k], pre[i], found);
+      }
     free(buf);
   }
   fenci_tagger_free(t);
