@@ -157,6 +157,7 @@ typedef struct fc_numjoin {
   size_t done; /* the end of the last expression reported */
   int held;    /* x is held back */
   fc_numex x; /* the last expression, which a range mark may join to the next */
+  size_t xlo; /* the end of the expression taken before x: nothing joined to x reaches back past it */
   int pheld;   /* pre is held back too (before x) */
   fc_numex pre; /* a date right before x, a bare number, which may name a range's month (2月3-5日) */
 } fc_numjoin;
