@@ -425,18 +425,18 @@ static int nr_may_prefix(const fc_numjoin *r, const fc_numex *x) {
  * (下午3-5时, 2月3日下午3-5时, 晚上8-10点), or, pre NULL, a one-character
  * daypart that is no expression of its own (晚8-10时): both ends are read
  * again with the daypart before them (下午3时, 下午5时), and pre's date
- * names their day; 1 and *j over pre (or the daypart) to b, or 0.  Without
- * pre the daypart must not begin before lo, the end of what was reported
- * before a: in 早上午9-10点 the scanner has reported 早上, and 上午 is not
- * there to be read again. */
+ * names their day; 1 and *j over pre (or the daypart) to b, or 0.  a is
+ * the held r->x; without pre the daypart must not begin before r->xlo, the
+ * end of what was taken before a: in 早上午9-10点 the scanner has reported
+ * 早上, and 上午 is not there to be read again. */
 static int nr_daypart_range(const fc_numjoin *r, const fc_numex *pre, const fc_numex *a, const fc_numex *b,
-                            size_t lo, fc_numex *j) {
+                            fc_numex *j) {
   uint8_t buf[3 * NR_PART_MAX];
   size_t mult, ne, d = fc_numex_daypart_before(r->t, r->n, a->s);
   const uint8_t *dp = r->t + a->s - d;
   fc_numex s, e;
   if (!d || !nr_bare(a) || (b->type != FC_NX_TIME && b->type != FC_NX_QUANTITY)) return 0;
-  if (!pre && a->s - d < lo) return 0;
+  if (!pre && a->s - d < r->xlo) return 0;
   if ((ne = nr_numeral_end(r, b, &mult)) == b->s) return 0;
   if (!nr_read3(dp, d, r->t + a->s, a->e - a->s, r->t + ne, b->e - ne, buf, &s)) return 0;
   if (!nr_read3(dp, d, r->t + b->s, b->e - b->s, NULL, 0, buf, &e)) return 0;
@@ -534,11 +534,11 @@ int fc_numjoin_take(void *ctx, const fc_numex *x) {
     return 0;
   }
   if (m < x->s) {
-    if (r->held && r->pheld && r->x.e == m && r->pre.e == r->x.s && nr_daypart_range(r, &r->pre, &r->x, x, 0, &j)) {
+    if (r->held && r->pheld && r->x.e == m && r->pre.e == r->x.s && nr_daypart_range(r, &r->pre, &r->x, x, &j)) {
       r->held = r->pheld = 0;
       return r->fn(r->ctx, &j);
     }
-    if (r->held && r->x.e == m && !(r->pheld && r->pre.e == r->x.s) && nr_daypart_range(r, NULL, &r->x, x, r->xlo, &j)) {
+    if (r->held && r->x.e == m && !(r->pheld && r->pre.e == r->x.s) && nr_daypart_range(r, NULL, &r->x, x, &j)) {
       r->held = 0;
       if (nr_flush(r, x->s)) return 1;
       return r->fn(r->ctx, &j);
