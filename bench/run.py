@@ -639,6 +639,11 @@ def render_pos(pos, by, inp, size, a, ver, chars, pos_files, marks):
         ratio = rf / rp  # per character: the inputs of the two may differ (posseg's slice)
         line = '- %s: %.2f vs %.2f MB/s, %.2f vs %.2f M characters/s: %.3f×' % (
             label, f['mbps'], p['mbps'], rf, rp, ratio)
+        # the two in each round ran minutes apart at most, under the same load: the spread of
+        # these says how far the best-of ratio can be trusted on a machine whose speed drifts
+        per = [(chars[f['src']] / fw) / (chars[p['src']] / pw) for fw, pw in zip(f['walls'], p['walls']) if fw and pw]
+        if len(per) > 1:
+            line += ' (round by round: %s)' % ', '.join('%.3f' % x for x in per)
         if need:
             line += ' (issue 9 acceptance ≥ %g×: %s)' % (need, 'met' if ratio >= need else 'NOT met')
         out.append(line)

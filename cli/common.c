@@ -263,6 +263,19 @@ int fc_opt_unknown(fc_opts *o) {
   return 2;
 }
 
+int fc_opt_jobs(fc_opts *o, int *jobs) {
+  char *end;
+  long n;
+  errno = 0;
+  n = strtol(o->val, &end, 10);
+  if (!*o->val || *end || errno || n < 1 || n > 64) {
+    fprintf(stderr, "fenci %s: -j needs a number from 1 to 64, not '%s'\n", o->cmd, o->val);
+    return 0;
+  }
+  *jobs = (int)n;
+  return 1;
+}
+
 size_t fc_cli_utoa(char *b, size_t v) {
   char t[24];
   size_t n = 0, i;

@@ -84,5 +84,8 @@ int fc_opt_flag(fc_opts *o, char s, const char *l);
 int fc_opt_value(fc_opts *o, char s, const char *l);
 /* For an argument no matcher took: prints why (once) and returns 2. */
 int fc_opt_unknown(fc_opts *o);
+/* The value of -j (o->val): 1 and the count (1..64) in *jobs, or 0 after
+ * saying what is wrong with it. */
+int fc_opt_jobs(fc_opts *o, int *jobs);
 
 #endif

@@ -911,15 +911,7 @@ int fc_cmd_cut(int argc, char **argv) {
         return 2;
       }
     } else if (fc_opt_value(&o, 'j', "jobs")) {
-      char *end;
-      long n;
-      errno = 0;
-      n = strtol(o.val, &end, 10);
-      if (!*o.val || *end || errno || n < 1 || n > 64) {
-        fprintf(stderr, "fenci %s: -j needs a number from 1 to 64, not '%s'\n", cut_cmd, o.val);
-        return 2;
-      }
-      cfg.jobs = (int)n;
+      if (!fc_opt_jobs(&o, &cfg.jobs)) return 2;
     } else if (fc_opt_flag(&o, 'q', "quiet")) {
       cfg.progress = 0;
     } else if (fc_opt_flag(&o, 0, "progress")) {

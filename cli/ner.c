@@ -138,9 +138,10 @@ static int ner_entity(void *ctx, const fenci_entity *e) {
  * tagger).  part (NULL: a whole line) carries a long line's state: with
  * final 0 this is a part of it, its object stays open, and the entities
  * are those of line[0..scan) (n <= scan: what follows is context) that
- * end by n. */
+ * end by n.  cr: the line ended in CR LF (text output keeps the CR; the
+ * offsets and entities are those of the line without it). */
 static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t n, size_t scan, ner_out *o,
-                   ner_part *part, int final) {
+                   ner_part *part, int final, int cr) {
   ner_line l;
   fenci_rc rc;
   ner_part none = {0, 0, 0, 0};
@@ -159,6 +160,7 @@ static int ner_one(const ner_cfg *cfg, fenci_tagger *t, const char *line, size_t
   if (cfg->text) no_put(o, line + l.pos, n - l.pos);
   if (final) {
     if (!cfg->text) no_str(o, "]}");
+    else if (cr) no_str(o, "\r");
     no_str(o, "\n");
     memset(part, 0, sizeof *part);
   } else {
@@ -189,10 +191,13 @@ typedef struct ner_job {
 static void *ner_worker(void *arg) {
   ner_job *j = arg;
   size_t i;
-  for (i = j->from; i < j->to && j->rc == 0; i++)
-    if (ner_one(j->cfg, j->t, j->buf + j->ls[i], j->le[i] - j->ls[i], j->le[i] - j->ls[i], &j->out,
-                i == j->from ? j->part : NULL, 1))
+  for (i = j->from; i < j->to && j->rc == 0; i++) {
+    size_t n = j->le[i] - j->ls[i];
+    int cr = n && j->buf[j->le[i] - 1] == '\r'; /* CR LF: the line without its CR */
+    if (ner_one(j->cfg, j->t, j->buf + j->ls[i], n - (size_t)cr, n - (size_t)cr, &j->out,
+                i == j->from ? j->part : NULL, 1, cr))
       j->rc = -1;
+  }
   return NULL;
 }
 
@@ -218,6 +223,22 @@ static int ner_cross_cb(void *ctx, const fenci_entity *e) {
  * that end by its end (ner_one).  The crossing entity is looked for in
  * NER_WIN bytes around the cut, not in the whole part, which ner_one
  * scans next. */
+/* Whether a character starts at b[q] as the library reads the bytes (so
+ * that the parts of a line count its characters as the whole line does):
+ * b[q] is no continuation byte, or no lead byte among the three before it
+ * begins a sequence that reaches q (continuation bytes past the end of a
+ * sequence are invalid bytes, a character each).  It may say no at a start
+ * (after an invalid lead), never yes inside a character. */
+static int ner_char_start(const unsigned char *b, size_t q) {
+  size_t k;
+  if ((b[q] & 0xC0) != 0x80) return 1;
+  for (k = 1; k <= 3 && k <= q; k++) {
+    unsigned c = b[q - k], len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : c >= 0x80 ? 0 : 1;
+    if (len) return len <= k; /* ASCII or a lead byte: the sequence it begins ends before q, or reaches it */
+  }
+  return 1;
+}
+
 static size_t ner_part_end(fenci_tagger *t, const char *buf, size_t have) {
   const unsigned char *b = (const unsigned char *)buf;
   size_t hi = have - NER_LOOK, lo = hi - NER_LOOK, q, cut, w0, w1;
@@ -228,12 +249,12 @@ static size_t ner_part_end(fenci_tagger *t, const char *buf, size_t have) {
         (q >= 3 && b[q - 3] == 0xEF && b[q - 2] == 0xBC && (c == 0x81 || c == 0x9F || c == 0x9B)))
       return q;
   }
-  for (cut = hi; cut > lo && (b[cut] & 0xC0) == 0x80; cut--) {
+  for (cut = hi; cut > lo && !ner_char_start(b, cut); cut--) {
   }
   w0 = cut > NER_WIN ? cut - NER_WIN : 0;
-  while (w0 < cut && (b[w0] & 0xC0) == 0x80) w0++;
+  while (w0 < cut && !ner_char_start(b, w0)) w0++;
   w1 = have - cut > NER_WIN ? cut + NER_WIN : have;
-  while (w1 < have && (b[w1] & 0xC0) == 0x80) w1++;
+  while (w1 < have && !ner_char_start(b, w1)) w1++;
   x.cut = cut - w0;
   x.start = cut - w0;
   if (fenci_entities(t, buf + w0, w1 - w0, ner_cross_cb, &x) == FENCI_OK && w0 + x.start >= cut / 2)
@@ -291,15 +312,7 @@ int fc_cmd_ner(int argc, char **argv) {
         return 2;
       }
     } else if (fc_opt_value(&o, 'j', "jobs")) {
-      char *end;
-      long n;
-      errno = 0;
-      n = strtol(o.val, &end, 10);
-      if (!*o.val || *end || errno || n < 1 || n > 64) {
-        fprintf(stderr, "fenci ner: -j needs a number from 1 to 64, not '%s'\n", o.val);
-        return 2;
-      }
-      jobs = (int)n;
+      if (!fc_opt_jobs(&o, &jobs)) return 2;
     } else if (fc_opt_flag(&o, 'q', "quiet")) {
     } else {
       return fc_opt_unknown(&o);
@@ -344,9 +357,10 @@ int fc_cmd_ner(int argc, char **argv) {
       have += got;
       if (got == 0) {
         if (ferror(f)) {
-          fprintf(stderr, "fenci ner: %s: read error\n", files[i]);
-          status = 2;
-          break;
+          /* reported and skipped, as a file that does not open: what was
+           * read before is its last line, and the next files still are read */
+          fprintf(stderr, "fenci ner: %s: read error: %s\n", files[i], strerror(errno));
+          if (status < 1) status = 1;
         }
         eof = 1;
       }
@@ -368,7 +382,6 @@ int fc_cmd_ner(int argc, char **argv) {
         }
         ls[nl] = p;
         le[nl] = e ? (size_t)(e - buf) : have;
-        if (le[nl] > ls[nl] && buf[le[nl] - 1] == '\r') le[nl]--; /* CRLF: the line without its CR */
         nl++;
         p = e ? (size_t)(e - buf) + 1 : have;
       }
@@ -378,7 +391,7 @@ int fc_cmd_ner(int argc, char **argv) {
          * stays bounded whatever the line length */
         size_t cut = ner_part_end(tg[0], buf, have);
         ner_out po = {NULL, 0, 0, 0};
-        if (ner_one(&cfg, tg[0], buf, cut, have, &po, &part, 0) || po.fail) {
+        if (ner_one(&cfg, tg[0], buf, cut, have, &po, &part, 0, 0) || po.fail) {
           fprintf(stderr, "fenci ner: %s\n", po.fail ? "out of memory" : fenci_tagger_errmsg(tg[0]));
           status = 2;
         } else if (po.n && fwrite(po.p, 1, po.n, stdout) != po.n) { /* (no part: p may be NULL) */

@@ -178,7 +178,8 @@ int fc_cmd_tag_words(int argc, char **argv) {
         return 2;
       }
     } else if (fc_opt_value(&o, 'j', "jobs")) {
-      /* accepted for symmetry with fenci tag; --words runs on one thread */
+      int jobs; /* checked as fenci tag checks it; --words runs on one thread */
+      if (!fc_opt_jobs(&o, &jobs)) return 2;
     } else if (fc_opt_flag(&o, 'q', "quiet")) {
     } else {
       return fc_opt_unknown(&o);
@@ -231,8 +232,10 @@ int fc_cmd_tag_words(int argc, char **argv) {
       if (tw.fail) break;
     }
     if (!tw.fail && ferror(f)) {
+      /* reported and skipped, as a file that does not open: what was read
+       * before is tagged, and the next files still are */
       fprintf(stderr, "fenci tag: %s: read error: %s\n", files[i], strerror(errno));
-      status = 2;
+      if (status < 1) status = 1;
     }
     if (!tw.fail && open && status < 2) tw_end_line(&tw); /* a last line without its newline */
     if (tw.fail) {

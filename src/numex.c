@@ -1727,6 +1727,23 @@ static size_t numex_numeric(const numex_in *in, size_t p, int ctx, fc_numex *x, 
       }
     }
   }
+  /* mixed numbers: 三又四分之一 3.25, 1又3分之2 (a whole number, 又, and a
+   * proper fraction; else 又 is "again" and the whole number stands alone) */
+  if (numex_field(&I, 1, NUMEX_MAXV) && (k = numex_lit(in, I.e, "又"))) {
+    numex_num D;
+    size_t k2;
+    numex_number(in, I.e + k, 1, &D);
+    if (numex_field(&D, 2, NUMEX_MAXV) && (k2 = numex_lit(in, D.e, "分之"))) {
+      numex_number(in, D.e + k2, 1, &Y);
+      if (numex_field(&Y, 1, D.v - 1)) {
+        x->type = FC_NX_NUMBER;
+        x->has_value = 1;
+        x->value = I.v + Y.v / D.v;
+        if (ctx & NUMEX_CTX_NEG) x->value = -x->value;
+        return Y.e;
+      }
+    }
+  }
   /* fractions: 三分之一, 10分之3 */
   if (numex_field(&I, 1, NUMEX_MAXV) && (k = numex_lit(in, I.e, "分之"))) {
     numex_number(in, I.e + k, 1, &Y);

@@ -94,6 +94,29 @@ _models_lock = threading.Lock()
 
 
 _LEXICON_MAX = 1 << 30
+_USERDICT_MAX = 64 << 20  # as fenci_dict_load: at most 64 MiB of user words
+_LINE_MAX = 1 << 20  # and a line without its end after 1 MiB is malformed
+
+
+def _read_capped(fh, limit, what, name):
+    """All of fh (bytes or str), read a block at a time, as the C paths read
+    what they take whole: more than limit, or a line longer than 1 MiB, is a
+    ValueError at once, so /dev/zero or an endless pipe is refused, not read
+    for ever (nor into memory first)."""
+    blocks, total, line = [], 0, 0
+    while True:
+        b = fh.read(_LINE_MAX)
+        if not b:
+            break
+        total += len(b)
+        if total > limit:
+            raise ValueError("fenci: %s: %s of more than %d MiB" % (name, what, limit >> 20))
+        nl = b.rfind(b"\n" if isinstance(b, bytes) else "\n")
+        line = len(b) - nl - 1 if nl >= 0 else line + len(b)
+        if line > _LINE_MAX:
+            raise ValueError("fenci: %s: %s with a line longer than 1 MiB" % (name, what))
+        blocks.append(b)
+    return blocks[0][:0].join(blocks) if blocks else b""
 
 
 def _open_model(path=None, lexicon_file=None):
@@ -104,11 +127,7 @@ def _open_model(path=None, lexicon_file=None):
         if m is None:
             if lexicon_file:
                 with open(lexicon_file, "rb") as f:
-                    # as the C paths cap what they read whole (1 GiB for
-                    # lexicons): /dev/zero is refused, not read for ever
-                    raw = f.read(_LEXICON_MAX + 1)
-                if len(raw) > _LEXICON_MAX:
-                    raise ValueError("fenci: %s: a dictionary of more than 1 GiB" % lexicon_file)
+                    raw = _read_capped(f, _LEXICON_MAX, "a dictionary", lexicon_file)
                 text = raw.decode("utf-8").lstrip("\ufeff")
                 m = _fenci.Model(lexicon_text=text)
             else:
@@ -452,10 +471,10 @@ class Tokenizer:
         if isinstance(f, (str, bytes, os.PathLike)):
             name = os.fspath(f)
             with open(f, "rb") as fh:
-                lines = fh.read().splitlines()
+                lines = _read_capped(fh, _USERDICT_MAX, "a user dictionary", name).splitlines()
         else:
             name = getattr(f, "name", repr(f))
-            lines = f.read().splitlines()
+            lines = _read_capped(f, _USERDICT_MAX, "a user dictionary", name).splitlines()
         entries = []
         for lineno, line in enumerate(lines, 1):
             if not isinstance(line, str):

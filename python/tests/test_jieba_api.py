@@ -325,6 +325,34 @@ def test_load_userdict_word_with_space(tmp_path):
     assert ("猫", "Ng") in [tuple(x) for x in pseg.POSTokenizer(t2).lcut("一只猫")]  # a PKU tag is one
 
 
+def test_load_userdict_endless_or_huge_input_refused(tmp_path):
+    # read a block at a time with the C loader's limits (64 MiB, a line of
+    # 1 MiB): /dev/zero and an endless stream are refused at once, not read
+    # into memory until it runs out (both were)
+    t = fresh()
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(ValueError, match="longer than 1 MiB"):
+            t.load_userdict("/dev/zero")
+        with pytest.raises(ValueError, match="longer than 1 MiB"):
+            jieba.Tokenizer(dictionary="/dev/zero").lcut("北京")
+
+    class Stream(io.RawIOBase):  # short lines, just past the limit (an endless one, as far as it goes)
+        left = (64 << 20) + 4096
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            n = min(len(b), self.left) // 4 * 4
+            b[:n] = b"\xe8\xaf\x8d\n" * (n // 4)
+            self.left -= n
+            return n
+
+    with pytest.raises(ValueError, match="more than 64 MiB"):
+        t.load_userdict(Stream())
+    assert t.lcut("北京大学") == fresh().lcut("北京大学")  # nothing was added
+
+
 def test_tokenizers_do_not_share_user_words():
     a, b = fresh(), fresh()
     a.add_word("烯电子元")

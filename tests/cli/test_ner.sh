@@ -2,7 +2,9 @@
 # test_ner.sh - `fenci ner` from the outside: one JSON object per input line
 # (empty lines and a last line without newline included), the offsets of
 # the sample's first line, values and units, -f text marks entities inline
-# and keeps the text, -j 2 equals -j 1, bad options fail cleanly.
+# and keeps the text (every CR too), -j 2 equals -j 1, character offsets of
+# long lines cut in parts, unreadable files skipped, bad options fail
+# cleanly.
 # Usage: FENCI=./fenci sh tests/cli/test_ner.sh    (from the project root)
 . tests/cli/lib.sh
 cli_setup test_ner
@@ -47,11 +49,16 @@ run "ner -f text" 0 - -- ner -f text "$TMP/in.txt"
 runs=$((runs + 1))
 grep -q '^\[1814年4月6日\]TIME，' "$TMP/out" || fail "ner -f text: $(head -1 "$TMP/out")"
 runs=$((runs + 1))
-# removing the marks gives the text back (the CR of a CRLF line is dropped)
+# removing the marks gives the text back, the CR of a CRLF line and a
+# lone CR at the end included (they were dropped)
 sed 's/\[\([^]]*\)\]\(PER\|LOC\|ORG\|TIME\|NUMBER\|PERCENT\|MONEY\|QUANTITY\)/\1/g' "$TMP/out" >"$TMP/plain"
-tr -d '\r' <"$TMP/in.txt" >"$TMP/in.nocr"
-printf '\n' >>"$TMP/in.nocr"
-same "ner -f text keeps the text" "$TMP/plain" "$TMP/in.nocr"
+cp "$TMP/in.txt" "$TMP/in.nl"
+printf '\n' >>"$TMP/in.nl"
+same "ner -f text keeps the text" "$TMP/plain" "$TMP/in.nl"
+printf 'a\rb\r\n拿破仑\r\n\r' >"$TMP/cr.txt"
+run "ner -f text, CRs" 0 - -- ner -f text "$TMP/cr.txt"
+printf 'a\rb\r\n[拿破仑]PER\r\n\r\n' >"$TMP/cr.want"
+same "ner -f text keeps every CR" "$TMP/out" "$TMP/cr.want"
 # a line of 9 MB (more than a batch: written in parts, one object),
 # offsets into the whole line, -j 2 the same, no final newline
 python3 -c "
@@ -107,6 +114,31 @@ org = [e for e in es if e['type'] == 'ORG' and e['text'] == '北京 大学']
 assert len(org) == 35714, len(org)
 assert all(o['cs'] == 2 + 10 * k for k, o in enumerate(org)), 'offsets'
 PY
+# a line longer than the batch whose part is cut inside a run of
+# continuation bytes right after a lead byte: the cut must not split the
+# character the lead begins, or every later character offset of the line
+# is off (by 2 for 一 E5 80 80 and 9,000 bytes of 80 after it)
+for lead in c3 e5 f09f98; do
+  for n in 253949 253950 253951 253952 253953; do
+    python3 -c "import sys; sys.stdout.buffer.write(b'a' * $n + bytes.fromhex('$lead') + b'\\x80' * 9000 + '，拿破仑'.encode() + b'\\n')" >"$TMP/cont.txt"
+    run "ner long line, continuation bytes at the cut ($lead, $n)" 0 - -- ner "$TMP/cont.txt"
+    runs=$((runs + 1))
+    python3 - "$TMP/cont.txt" "$TMP/out" <<'PY' || fail "ner long line, continuation bytes at the cut ($lead, $n): character offsets"
+import json, sys
+raw = open(sys.argv[1], 'rb').read().split(b'\n')[0]
+es = [e for e in json.loads(open(sys.argv[2], encoding='utf-8').readline())['entities'] if e['text'] == '拿破仑']
+assert len(es) == 1, es
+want = len(raw[:es[0]['s']].decode('utf-8', 'replace'))  # every invalid byte a character, as fenci counts
+assert es[0]['cs'] == want and es[0]['ce'] == want + 3, (es[0], want)
+PY
+  done
+done
+# an unreadable input (a directory) is reported and skipped, as a missing
+# one: the files after it are still read (it stopped the command)
+printf '北京\n' >"$TMP/after.txt"
+run "ner directory, then a file" 1 'read error' -- ner "$TMP" "$TMP/after.txt"
+runs=$((runs + 1))
+grep -q '"text":"北京"' "$TMP/out" || fail "ner directory, then a file: the file was not read"
 printf 'x\n' >"$TMP/stdin"
 run "ner -j 0" 2 'ner: -j' -- ner -j 0
 run "ner -f xml" 2 'unknown format' -- ner -f xml

@@ -62,8 +62,17 @@ run "tag --words -f json, invalid UTF-8" 0 - -- tag --words -f json
 runs=$((runs + 1))
 python3 -c 'import json,sys; l = json.loads(open(sys.argv[1], "rb").read().decode("utf-8")); assert l[0]["w"] == "\u4e2d\ufffd\ufffd", l' "$TMP/out" ||
   fail "tag --words -f json, invalid UTF-8: $(cat "$TMP/out")"
-# --words on a file it cannot read: an error, exit 1
+# --words on a file it cannot read: an error, exit 1, and the files after
+# it are still tagged (it stopped the command), as fenci tag does
 run "tag --words on a directory" 1 'read error' -- tag --words "$TMP"
+printf '北京 大学\n' >"$TMP/after.txt"
+run "tag --words on a directory, then a file" 1 'read error' -- tag --words "$TMP" "$TMP/after.txt"
+runs=$((runs + 1))
+grep -q '^北京/[a-z]* 大学/[a-z]*$' "$TMP/out" || fail "tag --words on a directory, then a file: $(cat "$TMP/out")"
+# --words checks -j as fenci tag does (it took any value)
+run "tag --words -j abc" 2 'tag: -j' -- tag --words -j abc "$TMP/after.txt"
+run "tag --words -j 0" 2 'tag: -j' -- tag --words -j 0 "$TMP/after.txt"
+run "tag --words -j 2" 0 - -- tag --words -j 2 "$TMP/after.txt"
 # --words, a line of 16,000 words (the tagger takes 4,096 at a time, with
 # context): the copies of a sentence get the same tags wherever the
 # windows are cut; the whole line is one output line
