@@ -231,6 +231,11 @@ _THROUGH_SPACE = _LazyRe("(?:[^%s]*[%s]+)*" % (_SPACE_CLASS, _SPACE_CLASS))
 _SPACED_CONTEXT = 4096
 
 
+def _shown(word):
+    """A user word as a warning shows it: at most 40 characters of it."""
+    return repr(word) if len(word) <= 40 else "%r... (%d characters)" % (word[:40], len(word))
+
+
 def _refused(word):
     """Why a user word is refused, or None."""
     if not word:
@@ -366,8 +371,8 @@ class Tokenizer:
         """Gives seg a new snapshot of the user words (the lock held)."""
         entries = [(w, f, t) for w, (f, t) in self._words.items()]
         for w in seg.set_words(entries):
-            warnings.warn("fenci: user word %r refused by the library (empty or over 255 bytes); it is left out"
-                          % w, stacklevel=5)
+            warnings.warn("fenci: user word %s refused by the library (empty or over 255 bytes); it is left out"
+                          % _shown(w), stacklevel=5)
             self._words.pop(w, None)
         if self._spaced_changed:  # (a plain word's change keeps the finder)
             self._spaced_snap = (_Spaced(self._spaced), {w: t or "" for w, (f, t) in self._spaced.items()}) \
@@ -435,7 +440,7 @@ class Tokenizer:
                 raise ValueError("fenci: tag %r is not text that UTF-8 can hold (a lone surrogate)" % tag) from None
         why = _refused(word)
         if why:
-            warnings.warn("fenci: user word %r refused: %s" % (word, why), stacklevel=2)
+            warnings.warn("fenci: user word %s refused: %s" % (_shown(word), why), stacklevel=2)
             return
         entry = (0.0 if freq is None else float(freq), tag)
         with self._lock:
@@ -499,7 +504,7 @@ class Tokenizer:
         for lineno, word, freq, tag in entries:
             why = _refused(word)
             if why:
-                warnings.warn("fenci: %s line %d: user word %r refused: %s" % (name, lineno, word, why),
+                warnings.warn("fenci: %s line %d: user word %s refused: %s" % (name, lineno, _shown(word), why),
                               stacklevel=2)
                 continue
             self.add_word(word, freq, tag)

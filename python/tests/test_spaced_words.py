@@ -178,6 +178,10 @@ def test_refused_words_warn_and_change_nothing():
                    ("大 " * 100, "whitespace"), ("大 " * 99 + "大", "255 bytes")):
         with pytest.warns(UserWarning, match=why):
             t.add_word(w)
+    # a long word is shown by its start and length (the whole of it was repeated)
+    with pytest.warns(UserWarning, match=r"\(10001 characters\)") as rec:
+        t.add_word("大 " * 5000 + "大")
+    assert max(len(str(r.message)) for r in rec) < 200
     assert t.lcut(S) == before
 
 
