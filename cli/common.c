@@ -30,8 +30,19 @@ int fc_cli_model_path(const char *name, char *out, size_t n) {
   ssize_t k;
   if (!name) name = FENCI_DEFAULT_MODEL;
   if (strchr(name, '/')) {
-    snprintf(out, n, "%s", name);
-    return fc_exists(out) ? 0 : -1;
+    struct stat st;
+    if (fc_exists(name)) {
+      snprintf(out, n, "%s", name);
+      return 0;
+    }
+    /* there, but no file to map: say what it is (a pipe or device would
+     * be read whole, /dev/zero for ever) */
+    if (stat(name, &st) == 0)
+      snprintf(out, n, "%s (%s, not a regular file)", name,
+               S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a pipe" : "a device or special file");
+    else
+      snprintf(out, n, "%s (%s)", name, strerror(errno));
+    return -1;
   }
   l = (int)strlen(name);
   if (l > 6 && !strcmp(name + l - 6, ".fenci")) {

@@ -75,6 +75,9 @@ run "good then missing" 1 "cannot open" -- cut -q -m "$M" "$TMP/in1.txt" "$TMP/n
 # ------------------------------------------------------------- models
 run "missing model path" 1 "not found" -- cut -q -m "$TMP/nope.fenci" "$TMP/in1.txt"
 run "missing model name" 1 "not found" -- cut -q -m no_such_model_name "$TMP/in1.txt"
+# a path that is there but no file says what it is (it said "not found")
+run "model path a directory" 1 "a directory, not a regular file" -- cut -q -m "$TMP" "$TMP/in1.txt"
+run "model path a device" 1 "not a regular file" -- cut -q -m /dev/null "$TMP/in1.txt"
 run "model is a directory" 1 - -- cut -q -m "$TMP/" "$TMP/in1.txt"
 : >"$TMP/empty.fenci"
 run "empty model file" 1 "cannot open model" -- cut -q -m "$TMP/empty.fenci" "$TMP/in1.txt"
