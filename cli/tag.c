@@ -16,7 +16,8 @@ static void tag_usage(FILE *f) {
           "usage: fenci tag [options] [FILE...]\n"
           "Segments each FILE (or stdin) like fenci cut and writes word/tag, the part of\n"
           "speech of each word in context (PKU tag set of People's Daily 1998; w for\n"
-          "punctuation, m for numbers, nx for Latin words, URLs and e-mail addresses).\n"
+          "punctuation and other symbols, m for numbers, nx for Latin words, URLs and\n"
+          "e-mail addresses).\n"
           "Takes the options of fenci cut (-m, -j, -f json adds \"tag\", -d, -u, -q).\n"
           "  --words   the input is already cut into words, separated by spaces or tabs:\n"
           "            tag exactly those words (one output line per input line)\n");

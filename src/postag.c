@@ -426,6 +426,9 @@ fenci_rc fc_pos_tag(const fenci_model *m, const fc_chain *c, fc_pos_work *w, con
       int f = -1;
       switch (pw[i].kind) {
         case FENCI_KIND_PUNCT: f = fc_pos_enumerator(w->norm + w->noff[i], w->noff[i + 1] - w->noff[i]) ? lm : lw; break;
+        /* symbols, emoji and control characters: no words either (People's
+         * Daily tags its × w; the tagger's guesses on them were nr, nz, nx) */
+        case FENCI_KIND_OTHER: f = lw; break;
         case FENCI_KIND_LATIN: case FENCI_KIND_URL: case FENCI_KIND_EMAIL: f = lnx; break;
         case FENCI_KIND_NUMBER: f = lm; break;
         default:

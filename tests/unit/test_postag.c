@@ -65,7 +65,7 @@ static void check_same_tokens(const toks *a, const toks *b, const char *what) {
 
 static void test_tags(const fenci_model *m, const char *name) {
   static const char text[] = "我们研究自然语言处理。拿破仑在1814年签署了退位诏书, see http://x.cn 和 abc@d.cn ２２万发炮弹"
-                             "①坚持；⑵发展\n";
+                             "①坚持；⑵发展\x01拿破仑×3😀\n";
   toks a = {0}, b = {0};
   size_t i, untagged = 0, spaces_tagged = 0;
   OK(run(m, 0, text, strlen(text), &a) == 0, "%s: cut", name);
@@ -86,6 +86,10 @@ static void test_tags(const fenci_model *m, const char *name) {
   STR_EQ(tag_of(m, &b, text, "①"), "m"); /* a list's number as one symbol, as People's Daily tags it */
   STR_EQ(tag_of(m, &b, text, "⑵"), "m");
   STR_EQ(tag_of(m, &b, text, "；"), "w");
+  /* symbols, emoji and control characters (kind other): w, not a guess */
+  STR_EQ(tag_of(m, &b, text, "\x01"), "w");
+  STR_EQ(tag_of(m, &b, text, "×"), "w");
+  STR_EQ(tag_of(m, &b, text, "😀"), "w");
   free(a.t);
   free(b.t);
 }
