@@ -213,16 +213,6 @@ static int ner_cross_cb(void *ctx, const fenci_entity *e) {
   return 0;
 }
 
-/* Where the first part of a long line buf[0..have) ends (have > 2 *
- * NER_LOOK): after a sentence end (。！？；) in the NER_LOOK bytes before
- * the last NER_LOOK, where no entity goes on (whitespace is no such place:
- * a name may hold a space, 北京 大学); else before a character there,
- * moved back to the start of an entity that crosses it (unless that would
- * take it back by more than half), so that no entity is cut in two: the
- * part is scanned with the rest of buf as context and keeps the entities
- * that end by its end (ner_one).  The crossing entity is looked for in
- * NER_WIN bytes around the cut, not in the whole part, which ner_one
- * scans next. */
 /* Whether a character starts at b[q] as the library reads the bytes (so
  * that the parts of a line count its characters as the whole line does):
  * b[q] is no continuation byte, or no lead byte among the three before it
@@ -239,6 +229,16 @@ static int ner_char_start(const unsigned char *b, size_t q) {
   return 1;
 }
 
+/* Where the first part of a long line buf[0..have) ends (have > 2 *
+ * NER_LOOK): after a sentence end (。！？；) in the NER_LOOK bytes before
+ * the last NER_LOOK, where no entity goes on (whitespace is no such place:
+ * a name may hold a space, 北京 大学); else before a character there,
+ * moved back to the start of an entity that crosses it (unless that would
+ * take it back by more than half), so that no entity is cut in two: the
+ * part is scanned with the rest of buf as context and keeps the entities
+ * that end by its end (ner_one).  The crossing entity is looked for in
+ * NER_WIN bytes around the cut, not in the whole part, which ner_one
+ * scans next. */
 static size_t ner_part_end(fenci_tagger *t, const char *buf, size_t have) {
   const unsigned char *b = (const unsigned char *)buf;
   size_t hi = have - NER_LOOK, lo = hi - NER_LOOK, q, cut, w0, w1;
